@@ -1,0 +1,45 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { HttpErrorFilter } from './common/http-error.filter';
+import { JsonResponseInterceptor } from './common/json-response.interceptor';
+import { KeelSettings } from './common/settings';
+import { SettingsModule } from './common/settings.module';
+import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
+import { ReferenceValidator } from './openapi/reference-validator';
+import { DirectoryMiddleware } from './projects/directory.middleware';
+import { ProjectsModule } from './projects/projects.module';
+import { FEATURE_MODULES } from './feature-modules';
+
+/** Routes outside the session surface: they take no `?directory=` and have no Instance. */
+export const NON_INSTANCE_ROUTES = [
+  { path: 'global/{*rest}', method: RequestMethod.ALL },
+  { path: 'v3/{*rest}', method: RequestMethod.ALL },
+  { path: 'v4/{*rest}', method: RequestMethod.ALL },
+  { path: 'api/{*rest}', method: RequestMethod.ALL },
+  { path: 'health', method: RequestMethod.ALL },
+  { path: 'doc', method: RequestMethod.ALL },
+  { path: 'docs/{*rest}', method: RequestMethod.ALL },
+];
+
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot(settings: KeelSettings): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [SettingsModule.forRoot(settings), DiscoveryModule, DatabaseModule, EventsModule, ProjectsModule, ...FEATURE_MODULES],
+      providers: [
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: ReferenceValidator },
+        { provide: APP_INTERCEPTOR, useClass: JsonResponseInterceptor },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(DirectoryMiddleware)
+      .exclude(...NON_INSTANCE_ROUTES)
+      .forRoutes({ path: '{*rest}', method: RequestMethod.ALL });
+  }
+}

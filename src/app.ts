@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import { Authenticator } from './common/auth.middleware';
+import { corsOptions } from './common/cors';
+import { JsonLogger } from './common/logger';
+import { requestLogging } from './common/request-id.middleware';
+import { KeelSettings } from './common/settings';
+import { buildOpenApiDocument } from './openapi/document';
+
+export interface KeelApp {
+  app: NestExpressApplication;
+  logger: JsonLogger;
+}
+
+/** Builds the whole server (not yet listening): used by main.ts, the OpenAPI writer and the tests. */
+export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
+  const logger = new JsonLogger(settings.logLevel);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), {
+    logger,
+    bodyParser: false,
+    forceCloseConnections: true,
+  });
+  if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
+  app.disable('x-powered-by');
+  app.use(requestLogging(logger.pino));
+  app.enableCors(corsOptions(settings.corsOrigins));
+  app.use(new Authenticator(settings).middleware());
+  app.useBodyParser('json', { limit: '50mb' });
+  app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
+  // Before init(): routes registered after it would sit behind Nest's not-found handler.
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document as never, { jsonDocumentUrl: 'doc', customSiteTitle: 'Keel API' });
+  await app.init();
+  return { app, logger };
+}
+
+/** Listen, with the timeouts long prompts and event streams need. Returns the bound URL. */
+export async function listen(keel: KeelApp, host: string, port: number): Promise<string> {
+  await keel.app.listen(port, host);
+  const server: Server = keel.app.getHttpServer();
+  server.requestTimeout = 0; // a prompt's body arrives when its turn ends
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return `http://${shownHost}:${boundPort}`;
+}

@@ -1,0 +1,65 @@
+import type { NextFunction, Request, Response } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { KeelSettings } from './settings';
+import { memoryErrorRenderer } from './http-error.filter';
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+function safeEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function isMemoryPath(path: string): boolean {
+  return memoryErrorRenderer.matches(path);
+}
+
+/**
+ * The two credentials of design.md: the server password (HTTP Basic, or `?auth_token=` =
+ * base64(user:pass) for EventSource/WebSocket) guards the session surface and the routing
+ * manager; API keys (`Authorization: Bearer` or `x-api-key`) guard the memory surface.
+ * Secrets are compared by SHA-256 digest in constant time; only digests are kept.
+ */
+export class Authenticator {
+  private readonly basicDigest?: Buffer;
+  private readonly apiKeyDigests: Buffer[];
+
+  constructor(settings: KeelSettings) {
+    if (settings.serverPassword) {
+      this.basicDigest = sha256(`${settings.serverUsername}:${settings.serverPassword}`);
+    }
+    this.apiKeyDigests = settings.apiKeys.map(sha256);
+  }
+
+  /** True when the request may reach a session-surface or routing route. */
+  allowsServer(authorization: string | undefined, authToken: string | undefined): boolean {
+    if (!this.basicDigest) return true;
+    let encoded = authToken;
+    if (authorization?.startsWith('Basic ')) encoded = authorization.slice(6).trim();
+    if (!encoded) return false;
+    return safeEqual(sha256(Buffer.from(encoded, 'base64').toString('utf8')), this.basicDigest);
+  }
+
+  /** True when the request may reach a memory route. */
+  allowsMemory(authorization: string | undefined, apiKey: string | undefined): boolean {
+    if (this.apiKeyDigests.length === 0) return true;
+    const key = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : apiKey;
+    if (!key) return false;
+    const digest = sha256(key);
+    return this.apiKeyDigests.some((d) => safeEqual(d, digest));
+  }
+
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction): void => {
+      if (req.method === 'OPTIONS') return next();
+      if (isMemoryPath(req.path)) {
+        const apiKey = req.headers['x-api-key'];
+        if (this.allowsMemory(req.headers.authorization, typeof apiKey === 'string' ? apiKey : undefined)) return next();
+        res.status(401).json({ error: 'Unauthorized', details: 'A valid API key is required (Authorization: Bearer <key> or x-api-key)' });
+        return;
+      }
+      const token = typeof req.query.auth_token === 'string' ? req.query.auth_token : undefined;
+      if (this.allowsServer(req.headers.authorization, token)) return next();
+      res.status(401).setHeader('www-authenticate', 'Basic realm="Secure Area"').end();
+    };
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * One domain error hierarchy for the three surfaces. Each surface's filter renders these
+ * in its own dialect (see `http-error.filter.ts`); services only ever throw these.
+ */
+export interface ValidationIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  [key: string]: unknown;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  /** Name used by the session surface's `{name, data}` body. */
+  abstract readonly errorName: string;
+  constructor(
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+  readonly errorName = 'NotFoundError';
+}
+
+/** A request that fails validation: `issues` name the offending fields. */
+export class ValidationError extends DomainError {
+  readonly status = 400;
+  readonly errorName = 'BadRequestError';
+  constructor(
+    readonly issues: ValidationIssue[],
+    readonly input: unknown,
+  ) {
+    super(issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+  }
+}
+
+export class BadRequestError extends DomainError {
+  readonly status = 400;
+  readonly errorName = 'BadRequestError';
+}
+
+/** A session already running a prompt or shell command. */
+export class BusyError extends DomainError {
+  readonly status = 400;
+  readonly errorName = 'BusyError';
+}
+
+export class ConflictError extends DomainError {
+  readonly status = 409;
+  readonly errorName = 'ConflictError';
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+  readonly errorName = 'UnauthorizedError';
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly status = 413;
+  readonly errorName = 'PayloadTooLargeError';
+}
+
+/** Build a single validation issue, for hand-written checks. */
+export function issue(path: (string | number)[], message: string, code = 'custom'): ValidationIssue {
+  return { code, path, message };
+}

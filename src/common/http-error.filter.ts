@@ -1,0 +1,125 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError, ValidationError, ValidationIssue } from './errors';
+
+/** Any thrown value, reduced to what a surface needs to render it. */
+export interface NormalizedError {
+  status: number;
+  name: string;
+  message: string;
+  issues?: ValidationIssue[];
+  input?: unknown;
+  data?: Record<string, unknown>;
+  requestId?: string;
+}
+
+/** One surface's error dialect. */
+export interface ErrorRenderer {
+  matches(path: string): boolean;
+  render(error: NormalizedError): unknown;
+}
+
+/** Session surface (the default): `{name, data}`, and the validation body `{data, error, success:false}`. */
+export const sessionErrorRenderer: ErrorRenderer = {
+  matches: () => true,
+  render(error) {
+    if (error.issues) return { data: error.input ?? null, error: error.issues, success: false };
+    if (error.status >= 500) {
+      return { name: 'UnknownError', data: { message: 'Unexpected server error', ref: error.requestId } };
+    }
+    return { name: error.name, data: { ...error.data, message: error.message } };
+  },
+};
+
+/** Memory surface (supermemory): `{error, details?}`. */
+export const memoryErrorRenderer: ErrorRenderer = {
+  matches: (path) => path.startsWith('/v3/') || path.startsWith('/v4/'),
+  render(error) {
+    if (error.status >= 500) return { error: 'Internal server error', details: `ref ${error.requestId}` };
+    const details = error.issues?.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    return details ? { error: error.issues ? 'Invalid request parameters' : error.message, details } : { error: error.message };
+  },
+};
+
+/** Routing manager (middleware-manager v3): `{code, message}`. */
+export const routingErrorRenderer: ErrorRenderer = {
+  matches: (path) => path.startsWith('/api/') || path === '/api' || path === '/health',
+  render(error) {
+    const message = error.status >= 500 ? `Internal server error (ref ${error.requestId})` : error.message;
+    return { code: error.status, message };
+  },
+};
+
+const renderers = [memoryErrorRenderer, routingErrorRenderer, sessionErrorRenderer];
+
+function messageOf(response: object, fallback: string): string {
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : fallback;
+}
+
+function normalize(exception: unknown, req: Request): NormalizedError {
+  const requestId = req.id;
+  if (exception instanceof ValidationError) {
+    return { status: 400, name: 'BadRequestError', message: exception.message, issues: exception.issues, input: exception.input, requestId };
+  }
+  if (exception instanceof DomainError) {
+    return { status: exception.status, name: exception.errorName, message: exception.message, data: exception.data, requestId };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404) {
+      return { status, name: 'NotFoundError', message: `Route not found: ${req.method} ${req.path}`, requestId };
+    }
+    const response = exception.getResponse();
+    const message = typeof response === 'string' ? response : messageOf(response, exception.message);
+    if (status === 400) {
+      // e.g. a malformed JSON body: still a validation body naming what was wrong.
+      return { status, name: 'BadRequestError', message, issues: [{ code: 'custom', path: [], message }], input: null, requestId };
+    }
+    return { status, name: status === 413 ? 'PayloadTooLargeError' : 'BadRequestError', message, requestId };
+  }
+  // body-parser errors (malformed JSON, oversize body) carry an HTTP status of their own.
+  const parserError = exception as { status?: number; type?: string; message?: string };
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    if (parserError.type === 'entity.parse.failed') {
+      return {
+        status: 400,
+        name: 'BadRequestError',
+        message: 'Malformed JSON body',
+        issues: [{ code: 'invalid_json', path: [], message: 'Malformed JSON body' }],
+        input: null,
+        requestId,
+      };
+    }
+    return {
+      status: parserError.status,
+      name: parserError.status === 413 ? 'PayloadTooLargeError' : 'BadRequestError',
+      message: parserError.status === 413 ? 'Request body too large' : (parserError.message ?? 'Bad request'),
+      requestId,
+    };
+  }
+  return { status: 500, name: 'UnknownError', message: 'Unexpected server error', requestId };
+}
+
+/** Renders every error in the dialect of the surface the request addressed. Never leaks a stack. */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const error = normalize(exception, req);
+    if (error.status >= 500) {
+      this.logger.error({ msg: 'unhandled error', requestId: req.id, path: req.path, err: (exception as Error)?.stack ?? String(exception) });
+    }
+    if (res.headersSent) {
+      if (!res.writableEnded) res.end();
+      return;
+    }
+    const renderer = renderers.find((r) => r.matches(req.path)) ?? sessionErrorRenderer;
+    res.status(error.status).json(renderer.render(error));
+  }
+}

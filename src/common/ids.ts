@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+
+/** Id prefixes of the session surface (opencode's `Identifier`). */
+export type IdPrefix = 'ses' | 'msg' | 'prt' | 'per' | 'pty' | 'usr' | 'evt' | 'tool';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+let lastTimestamp = 0;
+let counter = 0;
+
+function randomBase62(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[bytes[i] % 62];
+  return out;
+}
+
+/**
+ * `<prefix>_` + 12 hex chars of (ms timestamp × 4096 + counter) + 14 base62 chars.
+ * Descending ids invert the 48-bit value so that newer ids sort first.
+ */
+export function createId(prefix: IdPrefix, direction: 'ascending' | 'descending' = 'ascending'): string {
+  const now = Date.now();
+  if (now !== lastTimestamp) {
+    lastTimestamp = now;
+    counter = 0;
+  }
+  counter++;
+  let value = BigInt(now) * 0x1000n + BigInt(counter);
+  if (direction === 'descending') value = ~value & 0xffffffffffffn;
+  return `${prefix}_${value.toString(16).padStart(12, '0').slice(-12)}${randomBase62(14)}`;
+}
+
+export const ascendingId = (prefix: IdPrefix): string => createId(prefix, 'ascending');
+export const descendingId = (prefix: IdPrefix): string => createId(prefix, 'descending');
+
+/** 16 lowercase hex characters, the id format of the routing manager. */
+export function hexId(): string {
+  return randomBytes(8).toString('hex');
+}
+
+/** 22-character base62 random id, the id format of memory documents. */
+export function documentId(length = 22): string {
+  return randomBase62(length);
+}

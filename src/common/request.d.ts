@@ -1,0 +1,10 @@
+import type { Instance } from '../projects/instance.service';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by DirectoryMiddleware on session-surface routes. */
+    instance?: Instance;
+    /** Request id, echoed in `x-request-id` and every log line of the request. */
+    id?: string;
+  }
+}

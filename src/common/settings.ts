@@ -1,0 +1,97 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isIP } from 'node:net';
+
+/** Every operator setting, read once at start from the environment and the command line. */
+export interface KeelSettings {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** PostgreSQL URL; SQLite under `dataDir` when absent. */
+  databaseUrl?: string;
+  /** Schema used on PostgreSQL (tests isolate themselves with one schema each). */
+  databaseSchema?: string;
+  serverUsername: string;
+  serverPassword?: string;
+  /** API keys of the memory surface (plain text here; only hashes are kept in memory). */
+  apiKeys: string[];
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  corsOrigins: string[];
+  /** Trusted reverse proxies (Express `trust proxy` value); none by default. */
+  trustProxy?: string;
+  /** Directories a request may name; the user's home (and the working directory) by default. */
+  allowedDirectories: string[];
+  /** Allow outbound fetches (webfetch, URL ingestion) to loopback and private addresses. */
+  allowPrivateFetch: boolean;
+  /** Period of `server.heartbeat` frames on the event streams. */
+  heartbeatMs: number;
+  /** Bytes an SSE client may lag behind before it is disconnected. */
+  sseMaxBufferedBytes: number;
+}
+
+export const KEEL_SETTINGS = Symbol('KEEL_SETTINGS');
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+function flag(argv: string[], name: string): string | undefined {
+  const index = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (index < 0) return undefined;
+  const arg = argv[index];
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '[::1]';
+}
+
+/** Read settings; throws with a clear message on an unusable combination. */
+export function loadSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: string[] = process.argv.slice(2),
+): KeelSettings {
+  const host = flag(argv, 'hostname') ?? env.KEEL_HOST ?? '127.0.0.1';
+  const portText = flag(argv, 'port') ?? env.KEEL_PORT ?? env.PORT ?? '4096';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`KEEL_PORT must be an integer between 0 and 65535, got "${portText}"`);
+  }
+  const logLevel = (env.KEEL_LOG_LEVEL ?? 'info') as KeelSettings['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new Error(`KEEL_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const serverPassword = env.KEEL_SERVER_PASSWORD ?? env.OPENCODE_SERVER_PASSWORD ?? undefined;
+  const apiKeys = list(env.KEEL_API_KEYS);
+  if (!isLoopback(host) && (!serverPassword || apiKeys.length === 0)) {
+    throw new Error(
+      `Refusing to listen on ${host}: set KEEL_SERVER_PASSWORD and KEEL_API_KEYS to bind outside loopback`,
+    );
+  }
+  const dataDir = resolve(env.KEEL_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'keel'));
+  const allowed = list(env.KEEL_ALLOWED_DIRECTORIES).map((d) => resolve(d));
+  return {
+    host,
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.KEEL_DATABASE_SCHEMA || undefined,
+    serverUsername: env.KEEL_SERVER_USERNAME ?? env.OPENCODE_SERVER_USERNAME ?? 'opencode',
+    serverPassword: serverPassword || undefined,
+    apiKeys,
+    logLevel,
+    corsOrigins: [...list(env.KEEL_CORS), ...list(flag(argv, 'cors'))],
+    trustProxy: env.KEEL_TRUST_PROXY || undefined,
+    allowedDirectories: allowed.length > 0 ? allowed : [homedir(), process.cwd()],
+    allowPrivateFetch: env.KEEL_ALLOW_PRIVATE_FETCH === 'true',
+    heartbeatMs: Number(env.KEEL_HEARTBEAT_MS ?? 10_000),
+    sseMaxBufferedBytes: Number(env.KEEL_SSE_MAX_BUFFER ?? 8 * 1024 * 1024),
+  };
+}

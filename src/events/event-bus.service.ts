@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { Observable, Subject, filter, map } from 'rxjs';
+
+/** `{type, properties}`: what `/event` sends and what `GlobalEvent.payload` holds. */
+export interface EventPayload<P = unknown> {
+  type: string;
+  properties: P;
+}
+
+/** What `/global/event` sends. `directory` is absent for `project.updated`, "global" for `global.disposed`. */
+export interface GlobalEnvelope<P = unknown> {
+  directory?: string;
+  payload: EventPayload<P>;
+}
+
+/**
+ * The process-wide bus. Subscribers run synchronously on publish, so they must only enqueue
+ * work (the SSE writers buffer per client; nothing slow happens inside `next`).
+ */
+@Injectable()
+export class EventBus {
+  private readonly subject = new Subject<GlobalEnvelope>();
+
+  /** Publish an event of one directory's instance. */
+  publish<P>(directory: string, type: string, properties: P): void {
+    this.subject.next({ directory, payload: { type, properties } });
+  }
+
+  /** Publish an event that belongs to no instance (e.g. `project.updated`, routing, memory). */
+  publishGlobal<P>(type: string, properties: P, directory?: string): void {
+    this.subject.next(directory === undefined ? { payload: { type, properties } } : { directory, payload: { type, properties } });
+  }
+
+  /** Every envelope, as `/global/event` sees them. */
+  all(): Observable<GlobalEnvelope> {
+    return this.subject.asObservable();
+  }
+
+  /** Bare payloads of one directory, as `/event` sees them. */
+  forDirectory(directory: string): Observable<EventPayload> {
+    return this.subject.pipe(
+      filter((e) => e.directory === directory),
+      map((e) => e.payload),
+    );
+  }
+
+  /** Payloads of one type, from any directory. */
+  ofType<P>(type: string): Observable<GlobalEnvelope<P>> {
+    return this.subject.pipe(filter((e): e is GlobalEnvelope<P> => e.payload.type === type));
+  }
+}

@@ -1,0 +1,22 @@
+import { createKeelApp, listen } from './app';
+import { loadSettings } from './common/settings';
+
+async function main(): Promise<void> {
+  let settings;
+  try {
+    settings = loadSettings();
+  } catch (error) {
+    process.stderr.write(`keel: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  const keel = await createKeelApp(settings);
+  keel.app.enableShutdownHooks();
+  const url = await listen(keel, settings.host, settings.port);
+  if (!settings.serverPassword) {
+    keel.logger.warn('KEEL_SERVER_PASSWORD is not set; server is unsecured (loopback only).', 'Bootstrap');
+  }
+  // The exact line the official SDK's createOpencodeServer() waits for.
+  process.stdout.write(`opencode server listening on ${url}\n`);
+}
+
+void main();

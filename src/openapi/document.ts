@@ -1,0 +1,55 @@
+import type { INestApplication } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { OPERATION_ID } from './operation.decorator';
+import { OpenApiDocument, referenceDocument, referenceOperations } from './reference-document';
+
+/** operationIds of the session-surface handlers this build implements. */
+function implementedOperations(app: INestApplication): Set<string> {
+  const discovery = app.get(DiscoveryService);
+  const scanner = app.get(MetadataScanner);
+  const reflector = app.get(Reflector);
+  const ids = new Set<string>();
+  for (const wrapper of discovery.getControllers()) {
+    const instance = wrapper.instance as object | undefined;
+    if (!instance) continue;
+    const prototype = Object.getPrototypeOf(instance) as Record<string, unknown>;
+    for (const name of scanner.getAllMethodNames(prototype)) {
+      const id = reflector.get<string | undefined>(OPERATION_ID, prototype[name] as () => unknown);
+      if (id) ids.add(id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * `/doc`: the session surface exactly as the reference OpenAPI describes it (only the operations
+ * implemented here), merged with the memory and routing surfaces generated from their DTOs.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
+  const reference = referenceDocument();
+  const implemented = implementedOperations(app);
+  const paths: OpenApiDocument['paths'] = {};
+  for (const [id, { method, path, operation }] of referenceOperations()) {
+    if (!implemented.has(id)) continue;
+    (paths[path] ??= {})[method] = operation;
+  }
+  const generated = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Keel')
+      .setDescription('Session server (opencode 1.0.0 interface), memory API (supermemory v3/v4) and Traefik middleware manager')
+      .setVersion(reference.info.version as string)
+      .build(),
+  ) as unknown as OpenApiDocument;
+  for (const [path, item] of Object.entries(generated.paths)) paths[path] = { ...paths[path], ...item };
+  return {
+    openapi: '3.1.1',
+    info: { ...reference.info, title: 'Keel', description: generated.info.description },
+    paths,
+    components: {
+      ...(generated.components ?? {}),
+      schemas: { ...reference.components.schemas, ...(generated.components?.schemas ?? {}) },
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The reference OpenAPI of the session surface (opencode 1.0.223): the wire contract. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { schemas: Record<string, unknown> };
+  [key: string]: unknown;
+}
+
+export interface OpenApiParameter {
+  in: 'query' | 'path' | 'header';
+  name: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  parameters?: OpenApiParameter[];
+  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+  responses: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+let cached: OpenApiDocument | undefined;
+
+export function referenceDocument(): OpenApiDocument {
+  cached ??= JSON.parse(readFileSync(join(__dirname, 'opencode-openapi-1.0.0.json'), 'utf8')) as OpenApiDocument;
+  return cached;
+}
+
+/** Operations by operationId, with their method and path. */
+export function referenceOperations(): Map<string, { method: string; path: string; operation: OpenApiOperation }> {
+  const map = new Map<string, { method: string; path: string; operation: OpenApiOperation }>();
+  for (const [path, item] of Object.entries(referenceDocument().paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      map.set(operation.operationId, { method, path, operation });
+    }
+  }
+  return map;
+}

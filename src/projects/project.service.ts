@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Repository } from 'typeorm';
+import { NotFoundError } from '../common/errors';
+import { git } from '../common/git';
+import { EventBus } from '../events/event-bus.service';
+import { Project, ProjectEntity, toProject } from './project.entity';
+
+export interface ResolvedProject {
+  project: Project;
+  worktree: string;
+}
+
+@Injectable()
+export class ProjectService {
+  constructor(
+    @InjectRepository(ProjectEntity) private readonly projects: Repository<ProjectEntity>,
+    private readonly bus: EventBus,
+  ) {}
+
+  /**
+   * As the reference: the project of a git repository is its first root commit (cached in
+   * `.git/opencode`); a repository without commits, or a plain directory, is `global`.
+   */
+  async fromDirectory(directory: string): Promise<ResolvedProject> {
+    const top = await git(directory, ['rev-parse', '--show-toplevel']);
+    if (!top) return { project: await this.upsert('global', '/', null), worktree: '/' };
+    const gitDir = (await git(directory, ['rev-parse', '--absolute-git-dir'])) ?? join(top, '.git');
+    const cacheFile = join(gitDir, 'opencode');
+    let id = (await readFile(cacheFile, 'utf8').catch(() => '')).trim();
+    if (!id) {
+      const roots = await git(directory, ['rev-list', '--max-parents=0', '--all']);
+      id = roots?.split('\n').filter(Boolean).sort()[0] ?? '';
+      if (id) await writeFile(cacheFile, id).catch(() => undefined);
+    }
+    if (!id) return { project: await this.upsert('global', top, 'git'), worktree: top };
+    return { project: await this.upsert(id, top, 'git'), worktree: top };
+  }
+
+  async list(): Promise<Project[]> {
+    const rows = await this.projects.find({ order: { timeCreated: 'ASC' } });
+    return rows.map(toProject);
+  }
+
+  async get(id: string): Promise<Project> {
+    const row = await this.projects.findOneBy({ id });
+    if (!row) throw new NotFoundError(`Project not found: ${id}`);
+    return toProject(row);
+  }
+
+  async update(id: string, patch: { name?: string; icon?: { url?: string; color?: string } }): Promise<Project> {
+    const row = await this.projects.findOneBy({ id });
+    if (!row) throw new NotFoundError(`Project not found: ${id}`);
+    if (patch.name !== undefined) row.name = patch.name;
+    if (patch.icon !== undefined) row.icon = { ...row.icon, ...patch.icon };
+    row.timeUpdated = Date.now();
+    await this.projects.save(row);
+    const project = toProject(row);
+    this.bus.publishGlobal('project.updated', project);
+    return project;
+  }
+
+  async markInitialized(id: string): Promise<void> {
+    await this.projects.update({ id }, { timeInitialized: Date.now() });
+  }
+
+  private async upsert(id: string, worktree: string, vcs: 'git' | null): Promise<Project> {
+    const now = Date.now();
+    let row = await this.projects.findOneBy({ id });
+    if (!row) {
+      row = this.projects.create({ id, worktree, vcs, name: null, timeCreated: now, timeUpdated: now });
+      await this.projects.upsert(row, ['id']);
+    } else if (row.worktree !== worktree || row.vcs !== vcs) {
+      row.worktree = worktree;
+      row.vcs = vcs;
+      row.timeUpdated = now;
+      await this.projects.save(row);
+    }
+    const project = toProject(row);
+    this.bus.publishGlobal('project.updated', project);
+    return project;
+  }
+}

@@ -1,0 +1,90 @@
+import { Body, Controller, Get, Inject, Param, Patch, Post } from '@nestjs/common';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { CurrentInstance } from '../common/current-instance.decorator';
+import { git } from '../common/git';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
+import { Operation } from '../openapi/operation.decorator';
+import type { Instance } from './instance.service';
+import { InstanceService } from './instance.service';
+import type { Project } from './project.entity';
+import { ProjectService } from './project.service';
+
+const VERSION: string = (require('../../package.json') as { version: string }).version;
+
+@Controller()
+export class GlobalController {
+  constructor(private readonly instances: InstanceService) {}
+
+  @Get('global/health')
+  @Operation('global.health')
+  health(): { healthy: true; version: string } {
+    return { healthy: true, version: VERSION };
+  }
+
+  @Post('global/dispose')
+  @Operation('global.dispose')
+  async disposeAll(): Promise<boolean> {
+    await this.instances.disposeAll();
+    return true;
+  }
+}
+
+@Controller()
+export class ProjectsController {
+  constructor(
+    private readonly projects: ProjectService,
+    private readonly instances: InstanceService,
+    @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
+  ) {}
+
+  @Get('project')
+  @Operation('project.list')
+  list(): Promise<Project[]> {
+    return this.projects.list();
+  }
+
+  @Get('project/current')
+  @Operation('project.current')
+  current(@CurrentInstance() instance: Instance): Promise<Project> {
+    return this.projects.get(instance.project.id);
+  }
+
+  @Patch('project/:projectID')
+  @Operation('project.update')
+  update(
+    @Param('projectID') projectID: string,
+    @Body() body: { name?: string; icon?: { url?: string; color?: string } } = {},
+  ): Promise<Project> {
+    return this.projects.update(projectID, body ?? {});
+  }
+
+  @Post('instance/dispose')
+  @Operation('instance.dispose')
+  async dispose(@CurrentInstance() instance: Instance): Promise<boolean> {
+    await this.instances.dispose(instance.directory);
+    return true;
+  }
+
+  @Get('path')
+  @Operation('path.get')
+  path(@CurrentInstance() instance: Instance) {
+    const home = homedir();
+    return {
+      home,
+      state: join(this.settings.dataDir, 'state'),
+      config: process.env.XDG_CONFIG_HOME ? join(process.env.XDG_CONFIG_HOME, 'opencode') : join(home, '.config', 'opencode'),
+      worktree: instance.worktree,
+      directory: instance.directory,
+    };
+  }
+
+  @Get('vcs')
+  @Operation('vcs.get')
+  async vcs(@CurrentInstance() instance: Instance): Promise<{ branch: string } | null> {
+    if (instance.project.vcs !== 'git') return null;
+    const branch = await git(instance.directory, ['rev-parse', '--abbrev-ref', 'HEAD']);
+    return branch ? { branch } : null;
+  }
+}
