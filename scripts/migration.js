@@ -9,7 +9,9 @@ const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { DataSource } = require('typeorm');
-const { buildDataSourceOptions } = require('../dist/database/data-source-options');
+// KEEL_DIST points at another build output (e.g. `npx tsc -p tsconfig.build.json --outDir /tmp/x`).
+const dist = process.env.KEEL_DIST ?? join(__dirname, '..', 'dist');
+const { buildDataSourceOptions } = require(join(dist, 'database', 'data-source-options'));
 
 const [command, ...rest] = process.argv.slice(2);
 const name = command === 'generate' ? rest.shift() : undefined;

@@ -98,10 +98,11 @@ export interface KeelProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Start the built server (`dist/main.js`) as a real process; resolves on its listening line. */
+/** Start the built server (`dist/main.js`, or `$KEEL_DIST/main.js`) as a real process; resolves on its listening line. */
 export function spawnKeel(env: Record<string, string>): Promise<KeelProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'main.js')], {
+    const dist = process.env.KEEL_DIST ?? join(__dirname, '..', '..', 'dist');
+    const child = spawn(process.execPath, [join(dist, 'main.js')], {
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
