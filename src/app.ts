@@ -22,7 +22,8 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), {
     logger,
     bodyParser: false,
-    forceCloseConnections: true,
+    // Graceful: streams are ended by shutdown hooks, then in-flight requests finish.
+    forceCloseConnections: false,
   });
   if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
   app.disable('x-powered-by');

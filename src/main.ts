@@ -11,6 +11,10 @@ async function main(): Promise<void> {
   }
   const keel = await createKeelApp(settings);
   keel.app.enableShutdownHooks();
+  // A request that never ends must not keep a stopping server alive.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => setTimeout(() => process.exit(1), 15_000).unref());
+  }
   const url = await listen(keel, settings.host, settings.port);
   if (!settings.serverPassword) {
     keel.logger.warn('KEEL_SERVER_PASSWORD is not set; server is unsecured (loopback only).', 'Bootstrap');

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { EventBus } from '../events/event-bus.service';
 import { Project } from './project.entity';
 import { ProjectService } from './project.service';
@@ -14,7 +14,7 @@ export interface Instance {
 export type DisposeHook = (directory: string) => Promise<void> | void;
 
 @Injectable()
-export class InstanceService implements OnApplicationShutdown {
+export class InstanceService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(InstanceService.name);
   private readonly instances = new Map<string, Promise<Instance>>();
   private readonly hooks: DisposeHook[] = [];
@@ -65,7 +65,8 @@ export class InstanceService implements OnApplicationShutdown {
     this.bus.publishGlobal('global.disposed', {}, 'global');
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the HTTP server closes: abort prompts, kill PTYs, end `/event` streams. */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const directory of this.directories()) await this.dispose(directory);
   }
 }
