@@ -1,7 +1,13 @@
 import type { Type } from '@nestjs/common';
+import { ConfigModule } from './config/config.module';
+import { ToolsModule } from './tools/tools.module';
+import { PtyModule } from './pty/pty.module';
+import { MessagesModule } from './messages/messages.module';
+import { PermissionsModule } from './permissions/permissions.module';
+import { SessionsModule } from './sessions/sessions.module';
 
 /**
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [];
+export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ToolsModule, PtyModule];

@@ -1,0 +1,271 @@
+/**
+ * ConfigService — the opencode-style config of an Instance.
+ *
+ *   get(instance): Promise<Config>            merged config (cached per directory until the instance is disposed)
+ *   update(instance, patch): Promise<Config>   deep-merge `patch` into the project config file, dispose the instance, return the new merged config
+ *   directories(instance): Promise<string[]>   existing config directories (global dir, ~/.opencode, .opencode dirs, OPENCODE_CONFIG_DIR)
+ *   projectFile(instance): Promise<string>     the file PATCH /config writes
+ *   globalDirectory(): string                  `$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`, read at call time
+ *
+ * Sources, lowest precedence first (objects deep-merge, `plugin`/`instructions` accumulate):
+ * global `config.json`, `opencode.json`, `opencode.jsonc`; the `OPENCODE_CONFIG` file;
+ * `opencode.jsonc`/`opencode.json` in each directory from the worktree down to the request directory;
+ * `OPENCODE_CONFIG_CONTENT`; each config directory's `opencode.json[c]` and its markdown
+ * `agent/`, `mode/` and `command/` files (merged into `agent` and `command`); `OPENCODE_PERMISSION`.
+ * Every file is JSONC with `{env:VAR}` / `{file:path}` substitution and is validated strictly against
+ * the reference `Config` schema: a broken source throws ConfigInvalidError / ConfigJsonError (400,
+ * `data.path` names the file, `data.issues[].path` the key), only on the routes that need config.
+ */
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { applyEdits, modify } from 'jsonc-parser';
+import type { Instance } from '../projects/instance.service';
+import { InstanceService } from '../projects/instance.service';
+import { ConfigInvalidError } from './config-errors';
+import { configDirectories, globalConfigDirectory, worktreeChain } from './config-locations';
+import { referenceConfigSchema } from './config-schema';
+import { loadConfigFile, loadConfigText, parseJsonc, readOptional, substitute, validateConfig } from './config-source';
+import { isPlainObject, JsonObject, mergeConfig } from './deep-merge';
+import { MarkdownEntry, readMarkdownEntries } from './markdown';
+
+export type PermissionAction = 'ask' | 'allow' | 'deny';
+
+export interface PermissionConfig {
+  edit?: PermissionAction;
+  bash?: PermissionAction | Record<string, PermissionAction>;
+  skill?: PermissionAction | Record<string, PermissionAction>;
+  webfetch?: PermissionAction;
+  doom_loop?: PermissionAction;
+  external_directory?: PermissionAction;
+}
+
+/** The reference `AgentConfig` (unknown keys are agent options). */
+export interface AgentConfig {
+  model?: string;
+  temperature?: number;
+  top_p?: number;
+  prompt?: string;
+  tools?: Record<string, boolean>;
+  disable?: boolean;
+  description?: string;
+  mode?: 'subagent' | 'primary' | 'all';
+  color?: string;
+  maxSteps?: number;
+  permission?: PermissionConfig;
+  [option: string]: unknown;
+}
+
+export interface CommandConfig {
+  template: string;
+  description?: string;
+  agent?: string;
+  model?: string;
+  subtask?: boolean;
+}
+
+export interface ProviderModelConfig {
+  id?: string;
+  name?: string;
+  family?: string;
+  release_date?: string;
+  attachment?: boolean;
+  reasoning?: boolean;
+  temperature?: boolean;
+  tool_call?: boolean;
+  interleaved?: true | { field: 'reasoning_content' | 'reasoning_details' };
+  cost?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  limit?: { context: number; output: number };
+  modalities?: { input: string[]; output: string[] };
+  experimental?: boolean;
+  status?: 'alpha' | 'beta' | 'deprecated';
+  options?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  provider?: { npm: string };
+  variants?: Record<string, Record<string, unknown>>;
+}
+
+export interface ProviderConfig {
+  api?: string;
+  name?: string;
+  env?: string[];
+  id?: string;
+  npm?: string;
+  models?: Record<string, ProviderModelConfig>;
+  whitelist?: string[];
+  blacklist?: string[];
+  options?: { apiKey?: string; baseURL?: string; [option: string]: unknown };
+}
+
+/** The merged config (reference `Config`); only the members Keel reads are typed. */
+export interface Config {
+  model?: string;
+  small_model?: string;
+  default_agent?: string;
+  username?: string;
+  agent?: Record<string, AgentConfig>;
+  mode?: Record<string, AgentConfig>;
+  command?: Record<string, CommandConfig>;
+  provider?: Record<string, ProviderConfig>;
+  disabled_providers?: string[];
+  enabled_providers?: string[];
+  permission?: PermissionConfig;
+  tools?: Record<string, boolean>;
+  plugin?: string[];
+  instructions?: string[];
+  [key: string]: unknown;
+}
+
+const GLOBAL_FILES = ['config.json', 'opencode.json', 'opencode.jsonc'];
+const PROJECT_FILES = ['opencode.jsonc', 'opencode.json'];
+
+@Injectable()
+export class ConfigService {
+  private readonly cache = new Map<string, Promise<Config>>();
+
+  constructor(private readonly instances: InstanceService) {
+    instances.onDispose((directory) => {
+      this.cache.delete(directory);
+    });
+  }
+
+  globalDirectory(): string {
+    return globalConfigDirectory();
+  }
+
+  get(instance: Instance): Promise<Config> {
+    let config = this.cache.get(instance.directory);
+    if (!config) {
+      config = this.load(instance);
+      this.cache.set(instance.directory, config);
+      // A broken file is reported on every call until it is fixed, not cached as a failure.
+      config.catch(() => this.cache.delete(instance.directory));
+    }
+    return config;
+  }
+
+  directories(instance: Instance): Promise<string[]> {
+    return configDirectories(instance.directory, instance.worktree);
+  }
+
+  /**
+   * The file PATCH /config edits: the nearest existing `opencode.jsonc`/`opencode.json` from the
+   * directory up to the worktree root (only the directory itself outside git), else a new
+   * `<directory>/opencode.json`. Always a file the loader reads.
+   */
+  async projectFile(instance: Instance): Promise<string> {
+    const chain = instance.worktree === '/' ? [instance.directory] : worktreeChain(instance.directory, instance.worktree);
+    for (const dir of [...chain].reverse()) {
+      for (const name of PROJECT_FILES) {
+        const path = join(dir, name);
+        if ((await stat(path).catch(() => undefined))?.isFile()) return path;
+      }
+    }
+    return join(instance.directory, 'opencode.json');
+  }
+
+  /**
+   * Deep-merges `patch` into the project file, keeping its comments and layout (jsonc-parser edits),
+   * refuses to write a result that would not load, writes atomically, then disposes the instance
+   * (`server.instance.disposed`) so every module re-reads config, and returns the new merged config.
+   */
+  async update(instance: Instance, patch: JsonObject): Promise<Config> {
+    const file = await this.projectFile(instance);
+    const before = (await readOptional(file)) ?? '';
+    const current = parseJsonc(before, file);
+    let text = before.trim() === '' ? '{}\n' : before;
+    for (const [path, value] of leafEdits(current, patch, [])) {
+      text = applyEdits(text, modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
+    }
+    validateConfig(parseJsonc(await substitute(text, file, dirname(file)), file), file);
+    await writeAtomically(file, text);
+    await this.instances.dispose(instance.directory);
+    return this.get(instance);
+  }
+
+  private async load(instance: Instance): Promise<Config> {
+    let config: Config = {};
+    const merge = (source: JsonObject | undefined) => {
+      if (source) config = mergeConfig(config, source);
+    };
+    const globalDir = globalConfigDirectory();
+    for (const name of GLOBAL_FILES) merge(await loadConfigFile(join(globalDir, name)));
+    if (process.env.OPENCODE_CONFIG) merge(await loadConfigFile(resolve(process.env.OPENCODE_CONFIG)));
+    for (const dir of worktreeChain(instance.directory, instance.worktree)) {
+      for (const name of PROJECT_FILES) merge(await loadConfigFile(join(dir, name)));
+    }
+    if (process.env.OPENCODE_CONFIG_CONTENT) {
+      merge(await loadConfigText(process.env.OPENCODE_CONFIG_CONTENT, 'OPENCODE_CONFIG_CONTENT', instance.directory));
+    }
+    for (const dir of await this.directories(instance)) {
+      if (dir !== globalDir) for (const name of PROJECT_FILES) merge(await loadConfigFile(join(dir, name)));
+      merge(await markdownConfig(dir));
+    }
+    if (process.env.OPENCODE_PERMISSION) {
+      merge(await loadConfigText(`{"permission": ${process.env.OPENCODE_PERMISSION}}`, 'OPENCODE_PERMISSION', instance.directory));
+    }
+    return {
+      ...config,
+      username: config.username ?? userInfo().username,
+      keybinds: { ...referenceConfigSchema.keybindDefaults(), ...(config.keybinds as JsonObject | undefined) },
+      agent: config.agent ?? {},
+      mode: config.mode ?? {},
+      plugin: config.plugin ?? [],
+    };
+  }
+}
+
+/** Markdown agents (`agent/`), modes (`mode/`, primary agents) and commands (`command/`) of one config directory. */
+async function markdownConfig(dir: string): Promise<JsonObject> {
+  const agent: Record<string, AgentConfig> = {};
+  const mode: Record<string, AgentConfig> = {};
+  const command: Record<string, CommandConfig> = {};
+  const checked = <T>(entry: MarkdownEntry, value: JsonObject, schema: string, pointer = ''): T => {
+    const issues = referenceConfigSchema.check(value, schema, pointer);
+    if (issues.length > 0) throw new ConfigInvalidError(entry.path, issues);
+    return value as T;
+  };
+  for (const entry of await readMarkdownEntries(dir, ['agent', 'agents'])) {
+    agent[entry.name] = checked(entry, { ...entry.frontmatter, prompt: entry.body }, 'AgentConfig');
+  }
+  for (const entry of await readMarkdownEntries(dir, ['mode', 'modes'])) {
+    mode[entry.name] = checked(entry, { mode: 'primary', ...entry.frontmatter, prompt: entry.body }, 'AgentConfig');
+  }
+  for (const entry of await readMarkdownEntries(dir, ['command', 'commands'])) {
+    command[entry.name] = checked(entry, { ...entry.frontmatter, template: entry.body }, 'Config', '/properties/command/additionalProperties');
+  }
+  const result: JsonObject = {};
+  if (Object.keys(agent).length > 0) result.agent = agent;
+  if (Object.keys(mode).length > 0) result.mode = mode;
+  if (Object.keys(command).length > 0) result.command = command;
+  return result;
+}
+
+/** Paths and values to set so that `patch` is deep-merged into `current`. */
+function leafEdits(current: unknown, patch: JsonObject, path: string[]): [string[], unknown][] {
+  const edits: [string[], unknown][] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    const existing = isPlainObject(current) ? current[key] : undefined;
+    if (isPlainObject(value) && isPlainObject(existing) && Object.keys(value).length > 0) {
+      edits.push(...leafEdits(existing, value, [...path, key]));
+    } else {
+      edits.push([[...path, key], value]);
+    }
+  }
+  return edits;
+}
+
+/** Write beside the target and rename over it, keeping the file's mode. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const mode = (await stat(path).catch(() => undefined))?.mode ?? 0o644;
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text.endsWith('\n') ? text : `${text}\n`, { mode: mode & 0o777 });
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}

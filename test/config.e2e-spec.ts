@@ -1,0 +1,150 @@
+import { createOpencodeClient } from '@opencode-ai/sdk/v2';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SseClient } from './support/sse';
+import { expectReferenceSchema } from './support/reference-schema';
+import { startKeel, tempDir, TestKeel } from './support/keel';
+
+/** Sets process.env entries for the server (it reads config env at request time); returns a restorer. */
+function setEnv(values: Record<string, string | undefined>): () => void {
+  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
+  const apply = (v: Record<string, string | undefined>) => {
+    for (const [k, value] of Object.entries(v)) {
+      if (value === undefined) delete process.env[k];
+      else process.env[k] = value;
+    }
+  };
+  apply(values);
+  return () => apply(saved);
+}
+
+function gitRepo(dir: string): void {
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'root'], { cwd: dir });
+}
+
+describe('config: files, merge order, substitution, validation, PATCH', () => {
+  let keel: TestKeel;
+  let xdg: string;
+  let repo: string;
+  let sub: string;
+  let restoreEnv: () => void;
+
+  beforeAll(async () => {
+    xdg = tempDir('keel-xdg-');
+    repo = tempDir('keel-cfg-repo-');
+    gitRepo(repo);
+    sub = join(repo, 'packages', 'app');
+    mkdirSync(sub, { recursive: true });
+    mkdirSync(join(xdg, 'opencode'), { recursive: true });
+    writeFileSync(join(xdg, 'opencode', 'opencode.json'), JSON.stringify({ theme: 'global-theme', model: 'anthropic/claude-sonnet-4-5', username: 'someone' }));
+    writeFileSync(join(repo, 'prompt.txt'), 'Be "brief".\n');
+    writeFileSync(
+      join(repo, 'opencode.jsonc'),
+      `{
+  // project settings
+  "theme": "repo-theme",
+  "small_model": "{env:KEEL_CFG_SMALL}",
+  "agent": { "build": { "prompt": "{file:./prompt.txt}", }, },
+  "plugin": ["a"],
+}
+`,
+    );
+    writeFileSync(join(sub, 'opencode.json'), JSON.stringify({ theme: 'sub-theme', plugin: ['b'] }));
+    restoreEnv = setEnv({ XDG_CONFIG_HOME: xdg, KEEL_CFG_SMALL: 'openai/gpt-5-nano', OPENCODE_CONFIG: undefined, OPENCODE_CONFIG_CONTENT: undefined });
+    keel = await startKeel();
+  });
+
+  afterAll(async () => {
+    await keel.close();
+    restoreEnv();
+    for (const d of [xdg, repo]) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('merges global, worktree and nearer files, with JSONC and substitutions', async () => {
+    const client = createOpencodeClient({ baseUrl: keel.url, directory: sub });
+    const { data, response } = await client.config.get();
+    expect(response.status).toBe(200);
+    expectReferenceSchema(data, 'Config');
+    expect(data).toMatchObject({
+      theme: 'sub-theme',
+      model: 'anthropic/claude-sonnet-4-5',
+      small_model: 'openai/gpt-5-nano',
+      username: 'someone',
+      agent: { build: { prompt: 'Be "brief".' } },
+      plugin: ['a', 'b'],
+    });
+    expect(data?.keybinds?.leader).toBe('ctrl+x');
+
+    const root = createOpencodeClient({ baseUrl: keel.url, directory: repo });
+    expect((await root.config.get()).data?.theme).toBe('repo-theme');
+  });
+
+  it('honours OPENCODE_CONFIG_CONTENT above project files', async () => {
+    const restore = setEnv({ OPENCODE_CONFIG_CONTENT: JSON.stringify({ theme: 'from-env' }) });
+    try {
+      const dir = tempDir('keel-cfg-env-');
+      const { data } = await createOpencodeClient({ baseUrl: keel.url, directory: dir }).config.get();
+      expect(data?.theme).toBe('from-env');
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      restore();
+    }
+  });
+
+  it('answers 400 naming the file and key of an invalid config, and other routes keep working', async () => {
+    const dir = tempDir('keel-cfg-bad-');
+    writeFileSync(join(dir, 'opencode.json'), JSON.stringify({ provider: { local: { options: {}, bogus: 1 } } }));
+    const response = await fetch(`${keel.url}/config?directory=${encodeURIComponent(dir)}`);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.name).toBe('ConfigInvalidError');
+    expect(body.data.path).toBe(join(dir, 'opencode.json'));
+    expect(body.data.issues[0].path).toEqual(['provider', 'local', 'bogus']);
+    expect(body.data.message).toContain('provider.local.bogus');
+
+    writeFileSync(join(dir, 'opencode.json'), '{ "theme": ');
+    const broken = await fetch(`${keel.url}/config?directory=${encodeURIComponent(dir)}`);
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).name).toBe('ConfigJsonError');
+
+    const path = await fetch(`${keel.url}/path?directory=${encodeURIComponent(dir)}`);
+    expect(path.status).toBe(200);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('PATCH merges into the nearest project file keeping comments, disposes the instance and the next GET reads it', async () => {
+    const client = createOpencodeClient({ baseUrl: keel.url, directory: repo });
+    await client.config.get();
+    const events = await SseClient.open(`${keel.url}/event?directory=${encodeURIComponent(repo)}`);
+    const { data, response } = await client.config.update({ config: { theme: 'patched', agent: { build: { temperature: 0.2 } } } });
+    expect(response.status).toBe(200);
+    expectReferenceSchema(data, 'Config');
+    expect(data).toMatchObject({ theme: 'patched', agent: { build: { temperature: 0.2, prompt: 'Be "brief".' } } });
+    await events.next((f) => f.type === 'server.instance.disposed' && f.properties.directory === repo);
+    events.close();
+
+    const text = readFileSync(join(repo, 'opencode.jsonc'), 'utf8');
+    expect(text).toContain('// project settings');
+    expect(text).toContain('{file:./prompt.txt}');
+    expect(text).toContain('"temperature": 0.2');
+    expect((await client.config.get()).data?.theme).toBe('patched');
+  });
+
+  it('PATCH creates opencode.json in a directory without config and rejects invalid bodies', async () => {
+    const dir = tempDir('keel-cfg-new-');
+    const client = createOpencodeClient({ baseUrl: keel.url, directory: dir });
+    const { data } = await client.config.update({ config: { model: 'openai/gpt-5' } });
+    expect(data?.model).toBe('openai/gpt-5');
+    expect(JSON.parse(readFileSync(join(dir, 'opencode.json'), 'utf8'))).toEqual({ model: 'openai/gpt-5' });
+
+    const bad = await fetch(`${keel.url}/config?directory=${encodeURIComponent(dir)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ nope: true }),
+    });
+    expect(bad.status).toBe(400);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
