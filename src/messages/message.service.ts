@@ -1,0 +1,153 @@
+/**
+ * MessageService — message infos and their parts, stored as one JSON row each.
+ *
+ *   newMessageID() / newPartID() → string                ascending `msg_` / `prt_` ids
+ *   updateMessage(info, {directory?}) → info             upsert (client-supplied ids kept); message.updated {info}
+ *   updatePart(part, {delta?, directory?}) → part        ONE indexed upsert, no read (safe per streamed delta);
+ *                                                        message.part.updated {part, delta?}
+ *   removePart(sessionID, messageID, partID) → void      404 when unknown; message.part.removed
+ *   removeMessage(sessionID, messageID) → void           with its parts; 404 when unknown; message.removed
+ *   list(sessionID, {limit?}) → {info, parts}[]          chronological (id order), `limit` = the last N
+ *   get(sessionID, messageID) → {info, parts}            404 when unknown
+ *   parts(messageID) → Part[]                            id order
+ *   fork(instance, sessionID, messageID?) → Session      new root session with copies of messages < messageID
+ *
+ * Events go to the session's directory unless `directory` is given (e.g. the instance running a prompt).
+ * Every session-scoped call 404s for an unknown session (the session location is cached, so it is cheap).
+ */
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, LessThan, Repository } from 'typeorm';
+import { NotFoundError } from '../common/errors';
+import { ascendingId } from '../common/ids';
+import type { Instance } from '../projects/instance.service';
+import type { Session } from '../sessions/session.entity';
+import { SessionService } from '../sessions/session.service';
+import { MessageEntity, MessageInfo, MessageWithParts, Part, PartEntity } from './message.entity';
+
+export interface EventTarget {
+  /** Publish on this directory instead of the session's own. */
+  directory?: string;
+}
+
+@Injectable()
+export class MessageService {
+  private readonly upsertPartSql: string;
+  private readonly upsertMessageSql: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(MessageEntity) private readonly messages: Repository<MessageEntity>,
+    @InjectRepository(PartEntity) private readonly partRows: Repository<PartEntity>,
+    private readonly sessions: SessionService,
+  ) {
+    const pg = dataSource.options.type === 'postgres';
+    const p = (n: number) => (pg ? `$${n}` : '?');
+    this.upsertPartSql =
+      `INSERT INTO "part" ("id", "session_id", "message_id", "data") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}) ` +
+      `ON CONFLICT ("id") DO UPDATE SET "data" = excluded."data", "session_id" = excluded."session_id", "message_id" = excluded."message_id"`;
+    this.upsertMessageSql =
+      `INSERT INTO "message" ("id", "session_id", "role", "data", "time_created") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) ` +
+      `ON CONFLICT ("id") DO UPDATE SET "data" = excluded."data", "role" = excluded."role"`;
+    sessions.onDelete(async (manager, ids) => {
+      await manager.delete(PartEntity, { sessionID: In(ids) });
+      await manager.delete(MessageEntity, { sessionID: In(ids) });
+    });
+  }
+
+  newMessageID(): string {
+    return ascendingId('msg');
+  }
+
+  newPartID(): string {
+    return ascendingId('prt');
+  }
+
+  async updateMessage<T extends MessageInfo>(info: T, target: EventTarget = {}): Promise<T> {
+    const { directory } = await this.sessions.locate(info.sessionID);
+    await this.dataSource.query(this.upsertMessageSql, [info.id, info.sessionID, info.role, JSON.stringify(info), info.time.created]);
+    await this.sessions.publish(info.sessionID, 'message.updated', { info }, target.directory ?? directory);
+    return info;
+  }
+
+  async updatePart<T extends Part>(part: T, options: EventTarget & { delta?: string } = {}): Promise<T> {
+    const { directory } = await this.sessions.locate(part.sessionID);
+    await this.dataSource.query(this.upsertPartSql, [part.id, part.sessionID, part.messageID, JSON.stringify(part)]);
+    const properties = options.delta === undefined ? { part } : { part, delta: options.delta };
+    await this.sessions.publish(part.sessionID, 'message.part.updated', properties, options.directory ?? directory);
+    return part;
+  }
+
+  async removePart(sessionID: string, messageID: string, partID: string, target: EventTarget = {}): Promise<void> {
+    await this.sessions.locate(sessionID);
+    const result = await this.partRows.delete({ id: partID, sessionID, messageID });
+    if (!result.affected) throw new NotFoundError(`Part not found: ${partID}`);
+    await this.sessions.publish(sessionID, 'message.part.removed', { sessionID, messageID, partID }, target.directory);
+  }
+
+  async removeMessage(sessionID: string, messageID: string, target: EventTarget = {}): Promise<void> {
+    await this.sessions.locate(sessionID);
+    const removed = await this.dataSource.transaction(async (manager) => {
+      await manager.delete(PartEntity, { messageID, sessionID });
+      return (await manager.delete(MessageEntity, { id: messageID, sessionID })).affected;
+    });
+    if (!removed) throw new NotFoundError(`Message not found: ${messageID}`);
+    await this.sessions.publish(sessionID, 'message.removed', { sessionID, messageID }, target.directory);
+  }
+
+  async list(sessionID: string, options: { limit?: number } = {}): Promise<MessageWithParts[]> {
+    await this.sessions.locate(sessionID);
+    const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : undefined;
+    const rows = await this.messages.find({
+      select: { id: true, data: true },
+      where: { sessionID },
+      order: { id: limit ? 'DESC' : 'ASC' },
+      ...(limit ? { take: limit } : {}),
+    });
+    if (limit) rows.reverse();
+    if (rows.length === 0) return [];
+    const partRows = await this.partRows.find({
+      select: { id: true, messageID: true, data: true },
+      where: limit ? { sessionID, messageID: In(rows.map((r) => r.id)) } : { sessionID },
+      order: { messageID: 'ASC', id: 'ASC' },
+    });
+    const byMessage = new Map<string, Part[]>();
+    for (const row of partRows) {
+      let list = byMessage.get(row.messageID);
+      if (!list) byMessage.set(row.messageID, (list = []));
+      list.push(JSON.parse(row.data) as Part);
+    }
+    return rows.map((row) => ({ info: JSON.parse(row.data) as MessageInfo, parts: byMessage.get(row.id) ?? [] }));
+  }
+
+  async get(sessionID: string, messageID: string): Promise<MessageWithParts> {
+    await this.sessions.locate(sessionID);
+    const row = await this.messages.findOne({ select: { id: true, data: true }, where: { id: messageID, sessionID } });
+    if (!row) throw new NotFoundError(`Message not found: ${messageID}`);
+    return { info: JSON.parse(row.data) as MessageInfo, parts: await this.parts(messageID) };
+  }
+
+  async parts(messageID: string): Promise<Part[]> {
+    const rows = await this.partRows.find({ select: { id: true, data: true }, where: { messageID }, order: { id: 'ASC' } });
+    return rows.map((row) => JSON.parse(row.data) as Part);
+  }
+
+  /** As the reference: a new root session in `instance`, with fresh ids; assistant parentIDs are not remapped. */
+  async fork(instance: Instance, sessionID: string, messageID?: string): Promise<Session> {
+    await this.sessions.get(sessionID);
+    const rows = await this.messages.find({
+      select: { id: true, data: true },
+      where: messageID ? { sessionID, id: LessThan(messageID) } : { sessionID },
+      order: { id: 'ASC' },
+    });
+    const session = await this.sessions.create(instance);
+    for (const row of rows) {
+      const info = { ...(JSON.parse(row.data) as MessageInfo), id: this.newMessageID(), sessionID: session.id };
+      await this.updateMessage(info);
+      for (const part of await this.parts(row.id)) {
+        await this.updatePart({ ...part, id: this.newPartID(), messageID: info.id, sessionID: session.id });
+      }
+    }
+    return session;
+  }
+}

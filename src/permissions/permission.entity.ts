@@ -1,0 +1,94 @@
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { EpochColumn, JsonColumn } from '../common/columns';
+
+export type PermissionResponse = 'once' | 'always' | 'reject';
+
+/** The reference's `Permission`: a tool call waiting for the user's answer. */
+export interface Permission {
+  id: string;
+  type: string;
+  pattern?: string | string[];
+  sessionID: string;
+  messageID: string;
+  callID?: string;
+  title: string;
+  metadata: Record<string, unknown>;
+  time: { created: number };
+}
+
+// Requests are kept after their reply (with the response) so the history survives; pending = no response.
+@Entity('permission')
+@Index('IDX_permission_session', ['sessionID'])
+@Index('IDX_permission_pending', ['response', 'id'])
+export class PermissionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  id: string;
+
+  @Column({ name: 'session_id', type: 'varchar', length: 64 })
+  sessionID: string;
+
+  /** The instance directory the request was published on (disposing it rejects the request). */
+  @Column({ type: 'text' })
+  directory: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  type: string;
+
+  @JsonColumn()
+  pattern?: string | string[] | null;
+
+  @Column({ name: 'message_id', type: 'varchar', length: 64 })
+  messageID: string;
+
+  @Column({ name: 'call_id', type: 'varchar', length: 128, nullable: true })
+  callID: string | null;
+
+  @Column({ type: 'text' })
+  title: string;
+
+  @JsonColumn({ nullable: false })
+  metadata: Record<string, unknown>;
+
+  @EpochColumn({ name: 'time_created' })
+  timeCreated: number;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  response: PermissionResponse | null;
+
+  @EpochColumn({ name: 'time_replied', nullable: true })
+  timeReplied: number | null;
+}
+
+/** An "always" answer: later requests of the session whose keys this pattern covers pass at once. */
+@Entity('permission_approval')
+@Index('IDX_permission_approval_session', ['sessionID', 'type'])
+export class PermissionApprovalEntity {
+  @PrimaryGeneratedColumn('increment')
+  id: number;
+
+  @Column({ name: 'session_id', type: 'varchar', length: 64 })
+  sessionID: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  type: string;
+
+  @Column({ type: 'text' })
+  pattern: string;
+
+  @EpochColumn({ name: 'time_created' })
+  timeCreated: number;
+}
+
+export function toPermission(row: PermissionEntity): Permission {
+  return {
+    id: row.id,
+    type: row.type,
+    ...(row.pattern != null ? { pattern: row.pattern } : {}),
+    sessionID: row.sessionID,
+    messageID: row.messageID,
+    ...(row.callID ? { callID: row.callID } : {}),
+    title: row.title,
+    metadata: row.metadata ?? {},
+    time: { created: row.timeCreated },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * PermissionService — tool calls waiting for the user's answer, persisted.
+ *
+ *   ask(request, {directory?, signal?}) → Promise<'once'|'always'|'reject'>
+ *       request = {sessionID, messageID, type, pattern?, callID?, title, metadata?}
+ *       Resolves 'always' at once when the session already approved every key (the pattern(s), or the type)
+ *       with "always" (remembered in the DB, survives restarts). Otherwise stores a pending `per_` request,
+ *       publishes permission.updated (the Permission) and resolves when replied, when `signal` aborts
+ *       ('reject'), when the instance is disposed ('reject'), or after KEEL_PERMISSION_TIMEOUT_MS with
+ *       KEEL_PERMISSION_DEFAULT (default: no timeout).
+ *   reply(sessionID, permissionID, response) → void      404 unless pending; records the answer and publishes
+ *       permission.replied {sessionID, permissionID, response}; 'always' also answers the session's other
+ *       pending requests of the same type whose keys are now covered (each with its own permission.replied)
+ *   list() → Permission[]                                pending requests of every session, id order
+ */
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, Repository } from 'typeorm';
+import { NotFoundError } from '../common/errors';
+import { ascendingId } from '../common/ids';
+import { EventBus } from '../events/event-bus.service';
+import { InstanceService } from '../projects/instance.service';
+import { SessionService } from '../sessions/session.service';
+import { loadPermissionSettings } from './permission-settings';
+import { Permission, PermissionApprovalEntity, PermissionEntity, PermissionResponse, toPermission } from './permission.entity';
+import { wildcardMatch } from './wildcard';
+
+export interface PermissionRequest {
+  sessionID: string;
+  messageID: string;
+  type: string;
+  pattern?: string | string[];
+  callID?: string;
+  title: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface AskOptions {
+  /** Publish on this directory instead of the session's own (the instance running the prompt). */
+  directory?: string;
+  /** Aborting (e.g. the prompt was cancelled) answers the request 'reject'. */
+  signal?: AbortSignal;
+}
+
+interface Waiter {
+  resolve: (response: PermissionResponse) => void;
+  cleanup: () => void;
+}
+
+const keysOf = (type: string, pattern: string | string[] | null | undefined): string[] =>
+  pattern == null ? [type] : Array.isArray(pattern) ? pattern : [pattern];
+
+@Injectable()
+export class PermissionService implements BeforeApplicationShutdown {
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly settings = loadPermissionSettings();
+  private shuttingDown = false;
+
+  constructor(
+    @InjectRepository(PermissionEntity) private readonly permissions: Repository<PermissionEntity>,
+    @InjectRepository(PermissionApprovalEntity) private readonly approvals: Repository<PermissionApprovalEntity>,
+    private readonly sessions: SessionService,
+    private readonly bus: EventBus,
+    instances: InstanceService,
+  ) {
+    instances.onDispose((directory) => this.rejectDirectory(directory));
+    sessions.onDelete(async (manager, ids) => {
+      for (const row of await manager.find(PermissionEntity, { select: { id: true }, where: { sessionID: In(ids), response: IsNull() } })) {
+        this.settle(row.id, 'reject');
+      }
+      await manager.delete(PermissionEntity, { sessionID: In(ids) });
+      await manager.delete(PermissionApprovalEntity, { sessionID: In(ids) });
+    });
+  }
+
+  async ask(request: PermissionRequest, options: AskOptions = {}): Promise<PermissionResponse> {
+    const location = await this.sessions.locate(request.sessionID);
+    if (await this.covered(request.sessionID, request.type, keysOf(request.type, request.pattern))) return 'always';
+    if (options.signal?.aborted) return 'reject';
+    const row = this.permissions.create({
+      id: ascendingId('per'),
+      sessionID: request.sessionID,
+      directory: options.directory ?? location.directory,
+      type: request.type,
+      pattern: request.pattern ?? null,
+      messageID: request.messageID,
+      callID: request.callID ?? null,
+      title: request.title,
+      metadata: request.metadata ?? {},
+      timeCreated: Date.now(),
+      response: null,
+      timeReplied: null,
+    });
+    await this.permissions.save(row);
+    const answer = new Promise<PermissionResponse>((resolve) => {
+      const timer =
+        this.settings.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => void this.answerUnlessDone(row, this.settings.defaultResponse), this.settings.timeoutMs);
+      const onAbort = () => void this.answerUnlessDone(row, 'reject');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.set(row.id, {
+        resolve,
+        cleanup: () => {
+          if (timer) clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+        },
+      });
+    });
+    this.bus.publish(row.directory, 'permission.updated', toPermission(row));
+    return answer;
+  }
+
+  async reply(sessionID: string, permissionID: string, response: PermissionResponse): Promise<void> {
+    const row = await this.permissions.findOneBy({ id: permissionID, sessionID, response: IsNull() });
+    if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
+    await this.answer(row, response);
+    if (response !== 'always') return;
+    const now = Date.now();
+    const keys = keysOf(row.type, row.pattern);
+    await this.approvals.insert(keys.map((pattern) => ({ sessionID, type: row.type, pattern, timeCreated: now })));
+    const others = await this.permissions.find({ where: { sessionID, type: row.type, response: IsNull() }, order: { id: 'ASC' } });
+    for (const other of others) {
+      if (keysOf(other.type, other.pattern).every((key) => keys.some((approved) => wildcardMatch(key, approved)))) {
+        await this.answer(other, 'always');
+      }
+    }
+  }
+
+  async list(): Promise<Permission[]> {
+    const rows = await this.permissions.find({ where: { response: IsNull() }, order: { id: 'ASC' } });
+    return rows.map(toPermission);
+  }
+
+  /** On shutdown the waiters die with the process, but requests stay pending in the database. */
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  private async covered(sessionID: string, type: string, keys: string[]): Promise<boolean> {
+    const approved = await this.approvals.find({ select: { pattern: true }, where: { sessionID, type } });
+    if (approved.length === 0) return false;
+    return keys.every((key) => approved.some((a) => wildcardMatch(key, a.pattern)));
+  }
+
+  /** Record an answer once (a concurrent reply loses), publish it and wake the asker. */
+  private async answer(row: PermissionEntity, response: PermissionResponse): Promise<boolean> {
+    const result = await this.permissions.update({ id: row.id, response: IsNull() }, { response, timeReplied: Date.now() });
+    if (!result.affected) return false;
+    this.bus.publish(row.directory, 'permission.replied', { sessionID: row.sessionID, permissionID: row.id, response });
+    this.settle(row.id, response);
+    return true;
+  }
+
+  private async answerUnlessDone(row: PermissionEntity, response: PermissionResponse): Promise<void> {
+    try {
+      await this.answer(row, response);
+    } finally {
+      this.settle(row.id, response);
+    }
+  }
+
+  private settle(id: string, response: PermissionResponse): void {
+    const waiter = this.waiters.get(id);
+    if (!waiter) return;
+    this.waiters.delete(id);
+    waiter.cleanup();
+    waiter.resolve(response);
+  }
+
+  private async rejectDirectory(directory: string): Promise<void> {
+    if (this.shuttingDown) {
+      for (const id of [...this.waiters.keys()]) this.settle(id, 'reject');
+      return;
+    }
+    const pending = await this.permissions.find({ where: { directory, response: IsNull() }, order: { id: 'ASC' } });
+    for (const row of pending) await this.answer(row, 'reject');
+  }
+}

@@ -1,0 +1,154 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { EpochColumn, JsonColumn } from '../common/columns';
+
+/** The reference's `FileDiff`: full before/after contents of one worktree-relative file. */
+export interface FileDiff {
+  file: string;
+  before: string;
+  after: string;
+  additions: number;
+  deletions: number;
+}
+
+export interface SessionSummary {
+  additions: number;
+  deletions: number;
+  files: number;
+  diffs?: FileDiff[];
+}
+
+export interface SessionRevert {
+  messageID: string;
+  partID?: string;
+  snapshot?: string;
+  diff?: string;
+}
+
+/** The reference's `Session` record, exactly as the API sends it (absent optionals omitted). */
+export interface Session {
+  id: string;
+  projectID: string;
+  directory: string;
+  parentID?: string;
+  summary?: SessionSummary;
+  share?: { url: string };
+  title: string;
+  version: string;
+  time: { created: number; updated: number; compacting?: number; archived?: number };
+  revert?: SessionRevert;
+}
+
+// Sessions belong to a project (two directories of one repository share them); the list is read
+// most-recently-updated first, children by parent.
+@Entity('session')
+@Index('IDX_session_project_updated', ['projectID', 'timeUpdated'])
+@Index('IDX_session_parent', ['parentID'])
+export class SessionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  id: string;
+
+  @Column({ name: 'project_id', type: 'varchar', length: 64 })
+  projectID: string;
+
+  @Column({ name: 'parent_id', type: 'varchar', length: 64, nullable: true })
+  parentID: string | null;
+
+  @Column({ type: 'text' })
+  directory: string;
+
+  @Column({ type: 'text' })
+  title: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  version: string;
+
+  @JsonColumn()
+  summary?: SessionSummary | null;
+
+  @JsonColumn()
+  share?: { url: string } | null;
+
+  @JsonColumn()
+  revert?: SessionRevert | null;
+
+  @EpochColumn({ name: 'time_created' })
+  timeCreated: number;
+
+  @EpochColumn({ name: 'time_updated' })
+  timeUpdated: number;
+
+  @EpochColumn({ name: 'time_compacting', nullable: true })
+  timeCompacting?: number | null;
+
+  @EpochColumn({ name: 'time_archived', nullable: true })
+  timeArchived?: number | null;
+}
+
+export function toSession(row: SessionEntity): Session {
+  return {
+    id: row.id,
+    projectID: row.projectID,
+    directory: row.directory,
+    ...(row.parentID ? { parentID: row.parentID } : {}),
+    ...(row.summary ? { summary: row.summary } : {}),
+    ...(row.share ? { share: row.share } : {}),
+    title: row.title,
+    version: row.version,
+    time: {
+      created: row.timeCreated,
+      updated: row.timeUpdated,
+      ...(row.timeCompacting != null ? { compacting: row.timeCompacting } : {}),
+      ...(row.timeArchived != null ? { archived: row.timeArchived } : {}),
+    },
+    ...(row.revert ? { revert: row.revert } : {}),
+  };
+}
+
+/** A session's todo list (replaced whole by `todowrite`). */
+@Entity('session_todo')
+export class SessionTodoEntity {
+  @PrimaryColumn({ name: 'session_id', type: 'varchar', length: 64 })
+  sessionID: string;
+
+  @JsonColumn({ nullable: false })
+  todos: Todo[];
+
+  @EpochColumn({ name: 'time_updated' })
+  timeUpdated: number;
+}
+
+export interface Todo {
+  content: string;
+  status: string;
+  priority: string;
+  id: string;
+}
+
+/** The session-level diff of the last summary (`GET /session/{id}/diff`). */
+@Entity('session_diff')
+export class SessionDiffEntity {
+  @PrimaryColumn({ name: 'session_id', type: 'varchar', length: 64 })
+  sessionID: string;
+
+  @JsonColumn({ nullable: false })
+  diffs: FileDiff[];
+}
+
+/** A share record: the public url plus the secret a share viewer would need to sync. */
+@Entity('session_share')
+export class SessionShareEntity {
+  @PrimaryColumn({ name: 'session_id', type: 'varchar', length: 64 })
+  sessionID: string;
+
+  @Column({ name: 'share_id', type: 'varchar', length: 64 })
+  shareID: string;
+
+  @Column({ type: 'text' })
+  url: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  secret: string;
+
+  @EpochColumn({ name: 'time_created' })
+  timeCreated: number;
+}

@@ -1,0 +1,241 @@
+/**
+ * SessionService — sessions of a project (shared by every directory of one repository).
+ *
+ *   create(instance, {parentID?, title?}) → Session      session.created then session.updated {info}
+ *   get(id) → Session                                    NotFoundError "Session not found: <id>"; non-`ses` id → 400
+ *   list(projectID) → Session[]                          most recently updated first
+ *   children(id) → Session[]
+ *   update(id, patch) → Session                          title, archived, revert, share, summary, compacting
+ *                                                        (null clears); bumps time.updated; session.updated
+ *   touch(id) → Session                                  time.updated = now; session.updated
+ *   delete(id) → void                                    recursive (children first), one transaction over every
+ *                                                        registered cascade (messages, parts, todos, permissions…);
+ *                                                        session.deleted {info} per session
+ *   locate(id) → {directory, projectID}                  cached; where a session's events are published
+ *   onDelete(cascade)                                    other modules delete their rows inside the transaction
+ *   publish(sessionID, type, properties)                 publish on the session's directory
+ *   diff(id) / setDiff(id, diffs)                        stored FileDiff[] (empty when none)
+ *   share(id) / unshare(id) → Session                    share record; url = KEEL_SHARE_BASE_URL/share/<8 chars>
+ */
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
+import { descendingId } from '../common/ids';
+import { EventBus } from '../events/event-bus.service';
+import type { Instance } from '../projects/instance.service';
+import { loadSessionSettings } from './session-settings';
+import {
+  FileDiff,
+  Session,
+  SessionDiffEntity,
+  SessionEntity,
+  SessionRevert,
+  SessionShareEntity,
+  SessionSummary,
+  toSession,
+} from './session.entity';
+
+const VERSION: string = (require('../../package.json') as { version: string }).version;
+
+/** Deletes a module's rows of these sessions, inside the deleting transaction. */
+export type SessionCascade = (manager: EntityManager, sessionIDs: string[]) => Promise<void>;
+
+export interface SessionLocation {
+  directory: string;
+  projectID: string;
+}
+
+/** Fields a caller may change; `null` clears an optional field. */
+export interface SessionPatch {
+  title?: string;
+  archived?: number | null;
+  compacting?: number | null;
+  revert?: SessionRevert | null;
+  share?: { url: string } | null;
+  summary?: SessionSummary | null;
+}
+
+const LOCATION_CACHE_LIMIT = 10_000;
+
+/** 400 naming `field` unless `id` is a session id. */
+export function assertSessionID(id: string, field = 'sessionID'): void {
+  if (!id.startsWith('ses')) {
+    throw new ValidationError([issue([field], 'Invalid string: must start with "ses"', 'invalid_format')], { [field]: id });
+  }
+}
+
+@Injectable()
+export class SessionService {
+  private readonly cascades: SessionCascade[] = [];
+  private readonly locations = new Map<string, SessionLocation>();
+  private readonly settings = loadSessionSettings();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
+    @InjectRepository(SessionDiffEntity) private readonly diffs: Repository<SessionDiffEntity>,
+    @InjectRepository(SessionShareEntity) private readonly shares: Repository<SessionShareEntity>,
+    private readonly bus: EventBus,
+  ) {}
+
+  onDelete(cascade: SessionCascade): void {
+    this.cascades.push(cascade);
+  }
+
+  async create(instance: Instance, input: { parentID?: string; title?: string } = {}): Promise<Session> {
+    if (input.parentID !== undefined) {
+      assertSessionID(input.parentID, 'parentID');
+      const parent = await this.sessions.exists({ where: { id: input.parentID } });
+      if (!parent) {
+        throw new ValidationError([issue(['parentID'], `Session not found: ${input.parentID}`)], { parentID: input.parentID });
+      }
+    }
+    const now = Date.now();
+    const row = this.sessions.create({
+      id: descendingId('ses'),
+      projectID: instance.project.id,
+      parentID: input.parentID ?? null,
+      directory: instance.directory,
+      title: input.title ?? `${input.parentID ? 'Child session' : 'New session'} - ${new Date(now).toISOString()}`,
+      version: VERSION,
+      timeCreated: now,
+      timeUpdated: now,
+    });
+    await this.sessions.insert(row);
+    this.remember(row);
+    const info = toSession(row);
+    this.bus.publish(row.directory, 'session.created', { info });
+    this.bus.publish(row.directory, 'session.updated', { info });
+    return info;
+  }
+
+  async get(id: string): Promise<Session> {
+    return toSession(await this.row(id));
+  }
+
+  async list(projectID: string): Promise<Session[]> {
+    const rows = await this.sessions.find({ where: { projectID }, order: { timeUpdated: 'DESC', id: 'ASC' } });
+    return rows.map(toSession);
+  }
+
+  async children(id: string): Promise<Session[]> {
+    await this.row(id);
+    const rows = await this.sessions.find({ where: { parentID: id }, order: { id: 'ASC' } });
+    return rows.map(toSession);
+  }
+
+  async update(id: string, patch: SessionPatch): Promise<Session> {
+    const row = await this.row(id);
+    if (patch.title !== undefined) row.title = patch.title;
+    if (patch.archived !== undefined) row.timeArchived = patch.archived;
+    if (patch.compacting !== undefined) row.timeCompacting = patch.compacting;
+    if (patch.revert !== undefined) row.revert = patch.revert;
+    if (patch.share !== undefined) row.share = patch.share;
+    if (patch.summary !== undefined) row.summary = patch.summary;
+    row.timeUpdated = Math.max(Date.now(), row.timeUpdated);
+    await this.sessions.update(
+      { id },
+      {
+        title: row.title,
+        timeArchived: row.timeArchived ?? null,
+        timeCompacting: row.timeCompacting ?? null,
+        revert: row.revert ?? null,
+        share: row.share ?? null,
+        summary: row.summary ?? null,
+        timeUpdated: row.timeUpdated,
+      },
+    );
+    const info = toSession(row);
+    this.bus.publish(row.directory, 'session.updated', { info });
+    return info;
+  }
+
+  touch(id: string): Promise<Session> {
+    return this.update(id, {});
+  }
+
+  async delete(id: string): Promise<void> {
+    const root = await this.row(id);
+    // Breadth-first, then reversed: descendants are deleted (and announced) before their parents.
+    const order: SessionEntity[] = [root];
+    for (let i = 0; i < order.length; i++) {
+      order.push(...(await this.sessions.find({ where: { parentID: order[i].id } })));
+    }
+    order.reverse();
+    const ids = order.map((s) => s.id);
+    await this.dataSource.transaction(async (manager) => {
+      for (const cascade of this.cascades) await cascade(manager, ids);
+      await manager.delete(SessionDiffEntity, { sessionID: In(ids) });
+      await manager.delete(SessionShareEntity, { sessionID: In(ids) });
+      await manager.delete(SessionEntity, { id: In(ids) });
+    });
+    for (const row of order) {
+      this.locations.delete(row.id);
+      this.bus.publish(row.directory, 'session.deleted', { info: toSession(row) });
+    }
+  }
+
+  /** Where a session lives; cached because every streamed part needs it. */
+  async locate(id: string): Promise<SessionLocation> {
+    const cached = this.locations.get(id);
+    if (cached) return cached;
+    return this.remember(await this.row(id));
+  }
+
+  /** Publish an event on the directory the session belongs to. */
+  async publish<P>(sessionID: string, type: string, properties: P, directory?: string): Promise<void> {
+    this.bus.publish(directory ?? (await this.locate(sessionID)).directory, type, properties);
+  }
+
+  async diff(id: string): Promise<FileDiff[]> {
+    await this.row(id);
+    return (await this.diffs.findOneBy({ sessionID: id }))?.diffs ?? [];
+  }
+
+  async setDiff(id: string, diffs: FileDiff[]): Promise<void> {
+    const location = await this.locate(id);
+    await this.diffs.upsert({ sessionID: id, diffs }, ['sessionID']);
+    this.bus.publish(location.directory, 'session.diff', { sessionID: id, diff: diffs });
+  }
+
+  async share(id: string): Promise<Session> {
+    const row = await this.row(id);
+    if (!this.settings.shareBaseUrl) throw new BadRequestError('Sharing is disabled: set KEEL_SHARE_BASE_URL');
+    let record = await this.shares.findOneBy({ sessionID: id });
+    if (!record) {
+      const shareID = id.slice(-8);
+      record = this.shares.create({
+        sessionID: id,
+        shareID,
+        url: `${this.settings.shareBaseUrl}/share/${shareID}`,
+        secret: randomUUID(),
+        timeCreated: Date.now(),
+      });
+      await this.shares.insert(record);
+    }
+    if (row.share?.url === record.url) return toSession(row);
+    return this.update(id, { share: { url: record.url } });
+  }
+
+  async unshare(id: string): Promise<Session> {
+    await this.row(id);
+    await this.shares.delete({ sessionID: id });
+    return this.update(id, { share: null });
+  }
+
+  private async row(id: string): Promise<SessionEntity> {
+    assertSessionID(id);
+    const row = await this.sessions.findOneBy({ id });
+    if (!row) throw new NotFoundError(`Session not found: ${id}`);
+    return row;
+  }
+
+  private remember(row: SessionEntity): SessionLocation {
+    if (this.locations.size >= LOCATION_CACHE_LIMIT) this.locations.clear();
+    const location = { directory: row.directory, projectID: row.projectID };
+    this.locations.set(row.id, location);
+    return location;
+  }
+}

@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { CurrentInstance } from '../common/current-instance.decorator';
+import { Operation } from '../openapi/operation.decorator';
+import type { Instance } from '../projects/instance.service';
+import { SessionStatusService } from './session-status.service';
+import type { SessionStatus } from './session-status.service';
+import type { FileDiff, Session, Todo } from './session.entity';
+import { SessionService } from './session.service';
+import { TodoService } from './todo.service';
+
+@Controller('session')
+export class SessionsController {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly statuses: SessionStatusService,
+    private readonly todos: TodoService,
+  ) {}
+
+  @Get()
+  @Operation('session.list')
+  list(@CurrentInstance() instance: Instance): Promise<Session[]> {
+    return this.sessions.list(instance.project.id);
+  }
+
+  @Post()
+  @Operation('session.create')
+  create(@CurrentInstance() instance: Instance, @Body() body: { parentID?: string; title?: string } | undefined): Promise<Session> {
+    return this.sessions.create(instance, body ?? {});
+  }
+
+  // Declared before `:sessionID` so "status" is not taken for an id.
+  @Get('status')
+  @Operation('session.status')
+  status(@CurrentInstance() instance: Instance): Record<string, SessionStatus> {
+    return this.statuses.nonIdle(instance.project.id);
+  }
+
+  @Get(':sessionID')
+  @Operation('session.get')
+  get(@Param('sessionID') sessionID: string): Promise<Session> {
+    return this.sessions.get(sessionID);
+  }
+
+  @Delete(':sessionID')
+  @Operation('session.delete')
+  async delete(@Param('sessionID') sessionID: string): Promise<boolean> {
+    await this.sessions.delete(sessionID);
+    return true;
+  }
+
+  @Patch(':sessionID')
+  @Operation('session.update')
+  update(
+    @Param('sessionID') sessionID: string,
+    @Body() body: { title?: string; time?: { archived?: number } } | undefined,
+  ): Promise<Session> {
+    return this.sessions.update(sessionID, { title: body?.title, archived: body?.time?.archived });
+  }
+
+  @Get(':sessionID/children')
+  @Operation('session.children')
+  children(@Param('sessionID') sessionID: string): Promise<Session[]> {
+    return this.sessions.children(sessionID);
+  }
+
+  @Get(':sessionID/todo')
+  @Operation('session.todo')
+  todo(@Param('sessionID') sessionID: string): Promise<Todo[]> {
+    return this.todos.get(sessionID);
+  }
+
+  @Get(':sessionID/diff')
+  @Operation('session.diff')
+  diff(@Param('sessionID') sessionID: string): Promise<FileDiff[]> {
+    return this.sessions.diff(sessionID);
+  }
+
+  @Post(':sessionID/share')
+  @Operation('session.share')
+  share(@Param('sessionID') sessionID: string): Promise<Session> {
+    return this.sessions.share(sessionID);
+  }
+
+  @Delete(':sessionID/share')
+  @Operation('session.unshare')
+  unshare(@Param('sessionID') sessionID: string): Promise<Session> {
+    return this.sessions.unshare(sessionID);
+  }
+}
