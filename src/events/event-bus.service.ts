@@ -20,15 +20,31 @@ export interface GlobalEnvelope<P = unknown> {
 @Injectable()
 export class EventBus {
   private readonly subject = new Subject<GlobalEnvelope>();
+  /** Set by EventRelay on PostgreSQL: forwards local events to the other replicas. */
+  private outbound?: (envelope: GlobalEnvelope) => void;
 
   /** Publish an event of one directory's instance. */
   publish<P>(directory: string, type: string, properties: P): void {
-    this.subject.next({ directory, payload: { type, properties } });
+    this.emit({ directory, payload: { type, properties } });
   }
 
   /** Publish an event that belongs to no instance (e.g. `project.updated`, routing, memory). */
   publishGlobal<P>(type: string, properties: P, directory?: string): void {
-    this.subject.next(directory === undefined ? { payload: { type, properties } } : { directory, payload: { type, properties } });
+    this.emit(directory === undefined ? { payload: { type, properties } } : { directory, payload: { type, properties } });
+  }
+
+  /** Deliver an event another replica published (not relayed again). */
+  deliverRemote(envelope: GlobalEnvelope): void {
+    this.subject.next(envelope);
+  }
+
+  relayTo(outbound: ((envelope: GlobalEnvelope) => void) | undefined): void {
+    this.outbound = outbound;
+  }
+
+  private emit(envelope: GlobalEnvelope): void {
+    this.subject.next(envelope);
+    this.outbound?.(envelope);
   }
 
   /** Every envelope, as `/global/event` sees them. */
