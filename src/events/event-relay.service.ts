@@ -63,7 +63,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     this.bus.relayTo(undefined);
     clearInterval(this.sweeper);
     await this.queue.catch(() => undefined);
-    await Promise.all([this.listener?.end(), this.sender?.end()].map((p) => p?.catch(() => undefined)));
+    for (const client of [this.listener, this.sender]) await client?.end().catch(() => undefined);
   }
 
   private send(envelope: GlobalEnvelope): void {
