@@ -2,7 +2,8 @@ const base = require('../jest.config.js');
 module.exports = {
   ...base,
   rootDir: '..',
-  testRegex: 'test/.*\\.e2e-spec\\.ts$',
+  // The README's one test command runs the unit specs beside the code and the e2e suites.
+  testRegex: '(test/.*\\.e2e-spec|src/.*\\.spec)\\.ts$',
   testTimeout: 60000,
   maxWorkers: 2,
 };
