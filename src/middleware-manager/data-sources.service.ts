@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BadRequestError, NotFoundError } from '../common/errors';
+import { DataSourceConfig, fetchJson } from './data-source.client';
+import { DataSourceStore } from './data-source.store';
+import { ROUTING_SETTINGS } from './middleware-manager.settings';
+import type { RoutingSettings } from './middleware-manager.settings';
+import { RequestBody } from './request-body';
+import { RoutingEvents } from './routing-events';
+
+export const PASSWORD_MASK = '••••••••';
+const SOURCE_TYPES = ['pangolin', 'traefik'];
+
+function masked(config: DataSourceConfig): DataSourceConfig {
+  const auth = config.basic_auth ?? { username: '', password: '' };
+  return { ...config, basic_auth: { username: auth.username ?? '', password: auth.password ? PASSWORD_MASK : '' } };
+}
+
+/** `/api/datasource`: data-source settings with passwords masked in every answer. */
+@Injectable()
+export class DataSourcesService {
+  constructor(
+    private readonly store: DataSourceStore,
+    private readonly events: RoutingEvents,
+    @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
+  ) {}
+
+  list(): { active_source: string; sources: Record<string, DataSourceConfig> } {
+    const file = this.store.read();
+    const sources: Record<string, DataSourceConfig> = {};
+    for (const name of Object.keys(file.data_sources).sort()) sources[name] = masked(file.data_sources[name]);
+    return { active_source: file.active_data_source, sources };
+  }
+
+  active(): { name: string; config: DataSourceConfig } {
+    const { name, config } = this.store.active();
+    return { name, config: masked(config) };
+  }
+
+  setActive(body: unknown): { message: string; name: string } {
+    const request = new RequestBody(body);
+    const name = request.requiredString('name');
+    request.done();
+    const file = this.store.read();
+    if (!file.data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
+    this.store.write({ ...file, active_data_source: name });
+    this.events.publish('datasource.activated', { name });
+    return { message: 'Data source updated successfully', name };
+  }
+
+  /** Parses a source body; the mask string (echoed back by a UI) keeps the stored password. */
+  private parseSource(body: unknown, stored?: DataSourceConfig): DataSourceConfig {
+    const request = new RequestBody(body);
+    const type = request.requiredString('type');
+    if (type && !SOURCE_TYPES.includes(type)) request.reject(['type'], `unsupported data source type: ${type} (pangolin or traefik)`);
+    const url = request.requiredString('url').trim().replace(/\/+$/, '');
+    if (url && !/^https?:\/\/[^\s/]+/.test(url)) request.reject(['url'], 'must be an http(s) URL');
+    let username = '';
+    let password = '';
+    if (request.has('basic_auth')) {
+      const auth = new RequestBody(request.requiredObject('basic_auth'), ['basic_auth']);
+      username = auth.optionalString('username') ?? '';
+      password = auth.optionalString('password') ?? '';
+      request.issues.push(...auth.issues);
+    }
+    request.done();
+    if (password === PASSWORD_MASK) password = stored?.basic_auth?.password ?? '';
+    return { type: type as DataSourceConfig['type'], url, basic_auth: { username, password } };
+  }
+
+  update(name: string, body: unknown): { message: string; name: string; config: DataSourceConfig } {
+    const file = this.store.read();
+    const config = this.parseSource(body, file.data_sources[name]);
+    this.store.write({ ...file, data_sources: { ...file.data_sources, [name]: config } });
+    this.events.publish('datasource.updated', { name, config: masked(config) });
+    return { message: 'Data source updated successfully', name, config: masked(config) };
+  }
+
+  /** Probes the source's router endpoint; an empty body tests the stored settings of `name`. */
+  async test(name: string, body: unknown): Promise<{ message: string; name: string }> {
+    const stored = this.store.read().data_sources[name];
+    const empty = body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
+    let config: DataSourceConfig;
+    if (empty) {
+      if (!stored) throw new NotFoundError(`data source not found: ${name}`);
+      config = stored;
+    } else config = this.parseSource(body, stored);
+    try {
+      await fetchJson(config, this.settings.fetchTimeoutMs);
+    } catch (error) {
+      throw new BadRequestError(`Connection test failed: ${(error as Error).message}`);
+    }
+    return { message: 'Connection test successful', name };
+  }
+}

@@ -1,0 +1,152 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { DiscoveredRouter, fetchRouters } from './data-source.client';
+import { DataSourceStore } from './data-source.store';
+import { RoutingMiddleware } from './middleware.entity';
+import { ROUTING_SETTINGS } from './middleware-manager.settings';
+import type { RoutingSettings } from './middleware-manager.settings';
+import { RoutingResourceMiddleware } from './resource-middleware.entity';
+import { RoutingResource } from './resource.entity';
+import { DEFAULT_ROUTER_PRIORITY } from './resources.service';
+import { RoutingEvents } from './routing-events';
+
+export interface SyncResult {
+  source: string;
+  added: string[];
+  updated: string[];
+  reactivated: string[];
+  disabled: string[];
+}
+
+/**
+ * Polls the active data source and mirrors its routers into `resources`: new → active, vanished →
+ * disabled (assignments kept), returning → active again. Matching is by exact id only.
+ */
+@Injectable()
+export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('ResourceWatcher');
+  private timer?: NodeJS.Timeout;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: DataSourceStore,
+    private readonly events: RoutingEvents,
+    @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.settings.checkIntervalMs <= 0) return;
+    const tick = () => void this.syncOnce().catch(() => undefined);
+    tick();
+    this.timer = setInterval(tick, this.settings.checkIntervalMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running.catch(() => undefined);
+  }
+
+  /** One sync; runs never overlap. Resolves null when the fetch failed (nothing changed then). */
+  syncOnce(): Promise<SyncResult | null> {
+    const run = this.running.catch(() => undefined).then(() => this.sync());
+    this.running = run;
+    return run;
+  }
+
+  private async sync(): Promise<SyncResult | null> {
+    if (this.stopped) return null;
+    const { name, config } = this.store.active();
+    let routers: DiscoveredRouter[];
+    try {
+      routers = await fetchRouters(config, this.settings.fetchTimeoutMs);
+    } catch (error) {
+      this.logger.warn({ msg: 'data source fetch failed; resources unchanged', source: name, err: String(error) });
+      return null;
+    }
+    if (this.stopped) return null;
+    const result = await this.db.transaction(async (manager) => {
+      const repo = manager.getRepository(RoutingResource);
+      const existing = new Map((await repo.find()).map((r) => [r.id, r]));
+      const listed = new Set(routers.map((r) => r.id));
+      const discovered = new Map<string, DiscoveredRouter>();
+      for (const router of routers) {
+        if (!discovered.has(router.id) && !this.isKeelRouter(router, existing, listed)) discovered.set(router.id, router);
+      }
+      const outcome: SyncResult = { source: name, added: [], updated: [], reactivated: [], disabled: [] };
+      for (const router of discovered.values()) {
+        const row = existing.get(router.id);
+        if (!row) {
+          await repo.insert({
+            id: router.id,
+            host: router.host,
+            service_id: router.serviceId,
+            org_id: 'unknown',
+            site_id: 'unknown',
+            status: 'active',
+            entrypoints: router.entrypoints || 'websecure',
+            tls_domains: router.tlsDomains,
+            router_priority: this.initialPriority(router),
+            source_type: router.sourceType,
+          });
+          await this.attachDefaults(manager.getRepository(RoutingResourceMiddleware), manager.getRepository(RoutingMiddleware), router.id);
+          outcome.added.push(router.id);
+          continue;
+        }
+        const reactivated = row.status !== 'active';
+        if (reactivated || row.host !== router.host || row.service_id !== router.serviceId || row.source_type !== router.sourceType) {
+          // Only what the source owns; the user's router settings stay.
+          await manager
+            .createQueryBuilder()
+            .update(RoutingResource)
+            .set({ host: router.host, service_id: router.serviceId, status: 'active', source_type: router.sourceType, updated_at: () => 'CURRENT_TIMESTAMP' })
+            .where('id = :id', { id: router.id })
+            .execute();
+          (reactivated ? outcome.reactivated : outcome.updated).push(router.id);
+        }
+      }
+      const vanished = [...existing.values()].filter((r) => r.status === 'active' && !discovered.has(r.id)).map((r) => r.id);
+      if (vanished.length) {
+        await manager
+          .createQueryBuilder()
+          .update(RoutingResource)
+          .set({ status: 'disabled', updated_at: () => 'CURRENT_TIMESTAMP' })
+          .where({ id: In(vanished) })
+          .execute();
+      }
+      outcome.disabled = vanished.sort();
+      return outcome;
+    });
+    if (result.added.length || result.updated.length || result.reactivated.length || result.disabled.length) {
+      this.events.publish('resources.synced', { ...result });
+    }
+    return result;
+  }
+
+  /**
+   * Routers Keel generated itself, read back through the Traefik API: `<id>-auth` from the file
+   * (or HTTP) provider whose `<id>` is a known resource or a router of the same listing.
+   */
+  private isKeelRouter(router: DiscoveredRouter, existing: Map<string, RoutingResource>, listed: Set<string>): boolean {
+    if (router.sourceType !== 'traefik' || !router.id.endsWith('-auth')) return false;
+    if (router.provider !== 'file' && router.provider !== 'http') return false;
+    const base = router.id.slice(0, -'-auth'.length);
+    return existing.has(base) || listed.has(base);
+  }
+
+  /** The Traefik API reports the source router's own priority: Keel's router must out-rank it. */
+  private initialPriority(router: DiscoveredRouter): number {
+    return router.priority !== undefined && router.priority >= DEFAULT_ROUTER_PRIORITY ? router.priority + 1 : DEFAULT_ROUTER_PRIORITY;
+  }
+
+  private async attachDefaults(links: Repository<RoutingResourceMiddleware>, middlewares: Repository<RoutingMiddleware>, resourceId: string): Promise<void> {
+    for (const { id, priority } of this.settings.defaultMiddlewares) {
+      if (await middlewares.existsBy({ id })) await links.insert({ resource_id: resourceId, middleware_id: id, priority });
+      else this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AssignMiddlewareDto, AssignMiddlewaresDto, AssignServiceDto } from './dto/assign-middleware.dto';
+import { ResourceDto } from './dto/resource.dto';
+import { MessageDto } from './dto/save-definition.dto';
+import {
+  UpdateHeadersConfigDto,
+  UpdateHttpConfigDto,
+  UpdatePriorityConfigDto,
+  UpdateTcpConfigDto,
+  UpdateTlsConfigDto,
+} from './dto/update-router.dto';
+import { ResourcesService, ResourceView } from './resources.service';
+
+@ApiTags('routing: resources')
+@Controller('api/resources')
+export class ResourcesController {
+  constructor(private readonly resources: ResourcesService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'resources.list', description: 'Always an array; all statuses unless ?status= is given' })
+  @ApiQuery({ name: 'status', required: false, enum: ['active', 'disabled', 'all'] })
+  @ApiResponse({ status: 200, type: [ResourceDto] })
+  list(@Query('status') status?: string): Promise<ResourceView[]> {
+    return this.resources.list(status);
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'resources.get' })
+  @ApiResponse({ status: 200, type: ResourceDto })
+  get(@Param('id') id: string): Promise<ResourceView> {
+    return this.resources.get(id);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ operationId: 'resources.delete', description: 'Only disabled resources' })
+  @ApiResponse({ status: 200, type: MessageDto })
+  remove(@Param('id') id: string) {
+    return this.resources.remove(id);
+  }
+
+  @Post(':id/middlewares')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'resources.assignMiddleware' })
+  @ApiBody({ type: AssignMiddlewareDto })
+  assignMiddleware(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.assignMiddleware(id, body);
+  }
+
+  @Post(':id/middlewares/bulk')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'resources.assignMiddlewares' })
+  @ApiBody({ type: AssignMiddlewaresDto })
+  assignMiddlewares(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.assignMiddlewares(id, body);
+  }
+
+  @Delete(':id/middlewares/:middlewareId')
+  @ApiOperation({ operationId: 'resources.removeMiddleware' })
+  @ApiResponse({ status: 200, type: MessageDto })
+  removeMiddleware(@Param('id') id: string, @Param('middlewareId') middlewareId: string) {
+    return this.resources.removeMiddleware(id, middlewareId);
+  }
+
+  @Get(':id/service')
+  @ApiOperation({ operationId: 'resources.getService' })
+  @ApiResponse({ status: 200, description: '{resource_id, service: {id, name, type, config}}' })
+  getService(@Param('id') id: string) {
+    return this.resources.getService(id);
+  }
+
+  @Post(':id/service')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'resources.assignService' })
+  @ApiBody({ type: AssignServiceDto })
+  assignService(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.assignService(id, body);
+  }
+
+  @Delete(':id/service')
+  @ApiOperation({ operationId: 'resources.removeService' })
+  @ApiResponse({ status: 200, type: MessageDto })
+  removeService(@Param('id') id: string) {
+    return this.resources.removeService(id);
+  }
+
+  @Put(':id/config/http')
+  @ApiOperation({ operationId: 'resources.updateHttpConfig' })
+  @ApiBody({ type: UpdateHttpConfigDto })
+  updateHttp(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.updateHttp(id, body);
+  }
+
+  @Put(':id/config/tls')
+  @ApiOperation({ operationId: 'resources.updateTlsConfig' })
+  @ApiBody({ type: UpdateTlsConfigDto })
+  updateTls(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.updateTls(id, body);
+  }
+
+  @Put(':id/config/tcp')
+  @ApiOperation({ operationId: 'resources.updateTcpConfig' })
+  @ApiBody({ type: UpdateTcpConfigDto })
+  updateTcp(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.updateTcp(id, body);
+  }
+
+  @Put(':id/config/headers')
+  @ApiOperation({ operationId: 'resources.updateHeadersConfig' })
+  @ApiBody({ type: UpdateHeadersConfigDto })
+  updateHeaders(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.updateHeaders(id, body);
+  }
+
+  @Put(':id/config/priority')
+  @ApiOperation({ operationId: 'resources.updatePriorityConfig' })
+  @ApiBody({ type: UpdatePriorityConfigDto })
+  updatePriority(@Param('id') id: string, @Body() body: unknown) {
+    return this.resources.updatePriority(id, body);
+  }
+}
+

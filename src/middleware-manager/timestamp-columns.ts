@@ -1,0 +1,14 @@
+import { Column } from 'typeorm';
+
+// `Date` maps to `datetime` on SQLite (same NUMERIC affinity as the spec's TIMESTAMP) and to
+// `timestamp` on PostgreSQL. Not selected by default: adopted v3 rows hold mixed Go time formats
+// that would not parse, and the API never returns timestamps.
+const timestamp = { type: Date, default: () => 'CURRENT_TIMESTAMP', nullable: true, select: false } as const;
+
+export function CreatedAtColumn(): PropertyDecorator {
+  return Column({ ...timestamp });
+}
+
+export function UpdatedAtColumn(): PropertyDecorator {
+  return Column({ ...timestamp });
+}

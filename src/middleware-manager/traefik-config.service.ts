@@ -1,0 +1,108 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Subscription } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { stringify } from 'yaml';
+import { DataSourceStore } from './data-source.store';
+import { RoutingMiddleware } from './middleware.entity';
+import { ROUTING_SETTINGS } from './middleware-manager.settings';
+import type { RoutingSettings } from './middleware-manager.settings';
+import { RoutingResourceMiddleware } from './resource-middleware.entity';
+import { RoutingResourceService } from './resource-service.entity';
+import { RoutingResource } from './resource.entity';
+import { RoutingEvents } from './routing-events';
+import { RoutingService } from './service.entity';
+import { buildTraefikConfig, RoutingSnapshot, TraefikDocument } from './traefik-config.builder';
+
+export const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
+// Changes arrive in bursts (a bulk assignment, a sync): one rewrite after the burst.
+const REWRITE_DELAY_MS = 50;
+
+/** The Traefik configuration: served as JSON for the HTTP provider and written as YAML for the file provider. */
+@Injectable()
+export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('TraefikConfig');
+  private timer?: NodeJS.Timeout;
+  private pending?: NodeJS.Timeout;
+  private subscription?: Subscription;
+  private lastWritten?: string;
+  private writing: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: DataSourceStore,
+    private readonly events: RoutingEvents,
+    @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
+  ) {}
+
+  async snapshot(): Promise<RoutingSnapshot> {
+    const [resources, middlewares, services, middlewareLinks, serviceLinks] = await Promise.all([
+      this.db.getRepository(RoutingResource).find({ where: { status: 'active' } }),
+      this.db.getRepository(RoutingMiddleware).find({ select: { id: true, type: true, config: true } }),
+      this.db.getRepository(RoutingService).find({ select: { id: true, type: true, config: true } }),
+      this.db.getRepository(RoutingResourceMiddleware).find({ select: { resource_id: true, middleware_id: true, priority: true } }),
+      this.db.getRepository(RoutingResourceService).find({ select: { resource_id: true, service_id: true } }),
+    ]);
+    return { resources, middlewares, services, middlewareLinks, serviceLinks };
+  }
+
+  /** The document for one provider: `file` references Keel's objects as `@file`, `http` as `@http`. */
+  async build(ownProvider: 'file' | 'http'): Promise<TraefikDocument> {
+    const activeSource = this.store.read().data_sources[this.store.active().name]?.type ?? 'pangolin';
+    return buildTraefikConfig(await this.snapshot(), { activeSource, certResolver: this.settings.certResolver, ownProvider });
+  }
+
+  get filePath(): string | undefined {
+    return this.settings.traefikConfDir ? join(this.settings.traefikConfDir, TRAEFIK_FILE_NAME) : undefined;
+  }
+
+  /** Rewrites the YAML file when its bytes change (atomically: temp file, then rename). Returns whether it wrote. */
+  writeFile(): Promise<boolean> {
+    const run = this.writing.then(async () => {
+      const path = this.filePath;
+      if (!path || this.stopped) return false;
+      const yaml = stringify(await this.build('file'), { lineWidth: 0 });
+      if (yaml === this.lastWritten) return false;
+      mkdirSync(this.settings.traefikConfDir!, { recursive: true });
+      const temp = `${path}.tmp-${process.pid}`;
+      writeFileSync(temp, yaml, { mode: 0o644 });
+      renameSync(temp, path);
+      this.lastWritten = yaml;
+      return true;
+    });
+    this.writing = run.then(
+      () => undefined,
+      (error: unknown) => this.logger.warn({ msg: 'writing the Traefik file failed', err: String(error) }),
+    );
+    return run;
+  }
+
+  private scheduleWrite(): void {
+    if (this.pending || this.stopped) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.writeFile().catch(() => undefined);
+    }, REWRITE_DELAY_MS);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.filePath) return;
+    this.subscription = this.events.changes().subscribe(() => this.scheduleWrite());
+    this.scheduleWrite();
+    if (this.settings.generateIntervalMs > 0) {
+      this.timer = setInterval(() => this.scheduleWrite(), this.settings.generateIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.subscription?.unsubscribe();
+    clearInterval(this.timer);
+    clearTimeout(this.pending);
+    await this.writing;
+  }
+}

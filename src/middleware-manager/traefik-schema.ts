@@ -1,0 +1,49 @@
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { issue, ValidationIssue } from '../common/errors';
+
+/** Traefik v3 file-provider JSON schema (draft-07), the "shape Traefik allows" for every object we emit. */
+const SCHEMA_ID = 'traefik-v3-file-provider';
+
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function validator(pointer: string): ValidateFunction {
+  let validate = compiled.get(pointer);
+  if (!validate) {
+    if (!ajv) {
+      ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+      const schema = JSON.parse(readFileSync(join(__dirname, 'traefik-v3-file-provider.schema.json'), 'utf8')) as Record<string, unknown>;
+      ajv.addSchema({ ...schema, $id: SCHEMA_ID });
+    }
+    validate = ajv.getSchema(`${SCHEMA_ID}${pointer}`);
+    if (!validate) throw new Error(`No Traefik schema definition at ${pointer}`);
+    compiled.set(pointer, validate);
+  }
+  return validate;
+}
+
+function toIssue(prefix: (string | number)[], error: ErrorObject): ValidationIssue {
+  const path = [...prefix, ...error.instancePath.split('/').filter(Boolean)];
+  const params = error.params as { additionalProperty?: string; missingProperty?: string };
+  if (params.additionalProperty) return issue([...path, params.additionalProperty], 'is not a field Traefik knows', 'unrecognized_keys');
+  if (params.missingProperty) return issue([...path, params.missingProperty], 'is required', 'required');
+  return issue(path, error.message ?? 'is invalid', error.keyword);
+}
+
+/** Issues (empty when valid) of `value` against one schema definition, e.g. `forwardAuthMiddleware`. */
+export function schemaIssues(definition: string, value: unknown, prefix: (string | number)[]): ValidationIssue[] {
+  const validate = validator(`#/definitions/${definition}`);
+  if (validate(value)) return [];
+  // oneOf/anyOf produce one error per branch; the leaf errors name the field.
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
+  return (errors.length ? errors : (validate.errors ?? [])).map((e) => toIssue(prefix, e));
+}
+
+/** Validates a whole dynamic configuration document (generator output). */
+export function traefikConfigIssues(config: unknown): ValidationIssue[] {
+  const validate = validator('#');
+  if (validate(config)) return [];
+  return (validate.errors ?? []).map((e) => toIssue([], e));
+}

@@ -1,0 +1,15 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { adoptOrCreateSchema, dropSchema } from '../../middleware-manager/middleware-manager.migration';
+
+/** Routing-manager tables and default rows; adopts an existing middleware-manager v3 database. */
+export class MiddlewareManager1795322400001 implements MigrationInterface {
+  name = 'MiddlewareManager1795322400001';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await adoptOrCreateSchema(queryRunner, 'postgres');
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await dropSchema(queryRunner);
+  }
+}
