@@ -1,0 +1,198 @@
+import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
+import { SseClient } from './support/sse';
+import { startKeel, TestKeel } from './support/keel';
+import { expectRoutingError, FakeRoutingUpstream, routingApi } from './support/fake-routing-upstreams';
+
+const MASK = '••••••••';
+
+describe('routing manager: data sources and sync against fake Pangolin and Traefik APIs', () => {
+  let keel: TestKeel;
+  let api: ReturnType<typeof routingApi>;
+  let watcher: ResourceWatcher;
+  let pangolin: FakeRoutingUpstream;
+  let traefik: FakeRoutingUpstream;
+
+  const statuses = async () =>
+    Object.fromEntries(((await api('GET', '/api/resources')).body as { id: string; status: string }[]).map((r) => [r.id, r.status]));
+
+  beforeAll(async () => {
+    pangolin = await new FakeRoutingUpstream().start();
+    traefik = await new FakeRoutingUpstream().start();
+    process.env.KEEL_MM_DEFAULT_MIDDLEWARES = 'authelia:300,ghost';
+    keel = await startKeel();
+    delete process.env.KEEL_MM_DEFAULT_MIDDLEWARES;
+    api = routingApi(keel.url);
+    watcher = keel.keel.app.get(ResourceWatcher);
+  });
+
+  afterAll(async () => {
+    await keel.close();
+    await pangolin.stop();
+    await traefik.stop();
+  });
+
+  it('manages data sources with passwords masked everywhere', async () => {
+    const initial = await api('GET', '/api/datasource');
+    expect(initial.body).toEqual({
+      active_source: 'pangolin',
+      sources: {
+        pangolin: { type: 'pangolin', url: 'http://pangolin:3001/api/v1', basic_auth: { username: '', password: '' } },
+        traefik: { type: 'traefik', url: 'http://traefik:8080', basic_auth: { username: '', password: '' } },
+      },
+    });
+    pangolin.credentials = { username: 'mm', password: 's3cret' };
+    const saved = await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: `${pangolin.url}/`, basic_auth: { username: 'mm', password: 's3cret' } });
+    expect(saved).toEqual({
+      status: 200,
+      body: { message: 'Data source updated successfully', name: 'pangolin', config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } } },
+    });
+    expect((await api('GET', '/api/datasource')).body.sources.pangolin.basic_auth).toEqual({ username: 'mm', password: MASK });
+    expect(await api('GET', '/api/datasource/active')).toEqual({
+      status: 200,
+      body: { name: 'pangolin', config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } } },
+    });
+    // A UI echoing the mask back keeps the stored password.
+    await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } });
+    expect(await api('POST', '/api/datasource/pangolin/test', {})).toEqual({ status: 200, body: { message: 'Connection test successful', name: 'pangolin' } });
+    expect(pangolin.requests.at(-1)).toEqual({ path: '/traefik-config', authorization: `Basic ${Buffer.from('mm:s3cret').toString('base64')}` });
+    expectRoutingError(
+      await api('POST', '/api/datasource/pangolin/test', { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: 'wrong' } }),
+      400,
+      'Connection test failed',
+    );
+    expectRoutingError(await api('POST', '/api/datasource/nowhere/test'), 404, 'data source not found: nowhere');
+    expectRoutingError(await api('PUT', '/api/datasource/x', { type: 'consul', url: 'http://127.0.0.1:1' }), 400, 'type');
+    expectRoutingError(await api('PUT', '/api/datasource/x', { type: 'traefik', url: 'not a url' }), 400, 'url');
+    expectRoutingError(await api('PUT', '/api/datasource/active', { name: 'nowhere' }), 400, 'data source not found: nowhere');
+    expectRoutingError(await api('PUT', '/api/datasource/active', {}), 400, 'name');
+  });
+
+  it('imports Pangolin routers, disables vanished ones, re-activates returning ones', async () => {
+    pangolin.routers = {
+      '1-nextcloud-router': { rule: 'Host(`cloud.example.com`)', service: '1-nextcloud-service', entryPoints: ['websecure'], tls: { certResolver: 'letsencrypt' } },
+      '1-nextcloud-router-redirect': { rule: 'Host(`cloud.example.com`)', service: '1-nextcloud-service', entryPoints: ['web'] },
+      '2-photos-router': { rule: 'Host(`photos.example.com`) && PathPrefix(`/`)', service: '2-photos-service', entryPoints: ['websecure'], tls: { certResolver: 'letsencrypt' } },
+      'next-router': { rule: 'Host(`pangolin.example.com`)', service: 'next-service', tls: { certResolver: 'letsencrypt' } },
+    };
+    const events = await SseClient.open(`${keel.url}/global/event`);
+    expect(await watcher.syncOnce()).toEqual({ source: 'pangolin', added: ['1-nextcloud-router', '2-photos-router'], updated: [], reactivated: [], disabled: [] });
+    const frame: any = await events.next((f: any) => f.payload?.type === 'routing.resources.synced');
+    expect(frame.payload.properties.added).toEqual(['1-nextcloud-router', '2-photos-router']);
+    events.close();
+    const cloud = (await api('GET', '/api/resources/1-nextcloud-router')).body;
+    expect(cloud).toMatchObject({
+      host: 'cloud.example.com',
+      service_id: '1-nextcloud-service',
+      status: 'active',
+      source_type: 'pangolin',
+      entrypoints: 'websecure',
+      router_priority: 200,
+      org_id: 'unknown',
+      // Default middlewares (issue #56); an unknown one is skipped.
+      middlewares: 'authelia:Authelia:300',
+    });
+    expect((await api('GET', '/api/resources/2-photos-router')).body.host).toBe('photos.example.com');
+
+    // Nothing changed: a second sync is a no-op.
+    expect(await watcher.syncOnce()).toEqual({ source: 'pangolin', added: [], updated: [], reactivated: [], disabled: [] });
+
+    // Vanish: disabled, assignments kept.
+    await api('POST', '/api/resources/2-photos-router/middlewares', { middleware_id: 'basic-auth', priority: 150 });
+    await api('PUT', '/api/resources/2-photos-router/config/priority', { router_priority: 321 });
+    const photos = pangolin.routers['2-photos-router'];
+    delete pangolin.routers['2-photos-router'];
+    expect((await watcher.syncOnce())?.disabled).toEqual(['2-photos-router']);
+    expect(await statuses()).toEqual({ '1-nextcloud-router': 'active', '2-photos-router': 'disabled' });
+    expect((await api('GET', '/api/resources/2-photos-router')).body.middlewares).toBe('authelia:Authelia:300,basic-auth:Basic Auth:150');
+
+    // Return: re-activated with the user's settings and assignments.
+    pangolin.routers['2-photos-router'] = photos;
+    expect((await watcher.syncOnce())?.reactivated).toEqual(['2-photos-router']);
+    expect((await api('GET', '/api/resources/2-photos-router')).body).toMatchObject({ status: 'active', router_priority: 321, middlewares: 'authelia:Authelia:300,basic-auth:Basic Auth:150' });
+  });
+
+  it('follows renames exactly: a new host updates the row, a new router id is a new resource', async () => {
+    pangolin.routers['1-nextcloud-router'].rule = 'Host(`files.example.com`)';
+    expect((await watcher.syncOnce())?.updated).toEqual(['1-nextcloud-router']);
+    expect((await api('GET', '/api/resources/1-nextcloud-router')).body).toMatchObject({ host: 'files.example.com', middlewares: 'authelia:Authelia:300' });
+
+    // `2-photos-router-v2` must not be bound to `2-photos-router` by prefix (v3 did).
+    pangolin.routers['2-photos-router-v2'] = pangolin.routers['2-photos-router'];
+    delete pangolin.routers['2-photos-router'];
+    expect(await watcher.syncOnce()).toMatchObject({ added: ['2-photos-router-v2'], disabled: ['2-photos-router'] });
+    expect(await statuses()).toEqual({ '1-nextcloud-router': 'active', '2-photos-router': 'disabled', '2-photos-router-v2': 'active' });
+  });
+
+  it('changes nothing when the fetch fails', async () => {
+    const before = (await api('GET', '/api/resources')).body;
+    pangolin.failing = true;
+    expect(await watcher.syncOnce()).toBeNull();
+    pangolin.failing = false;
+    pangolin.credentials = { username: 'mm', password: 'rotated' };
+    expect(await watcher.syncOnce()).toBeNull();
+    pangolin.credentials = undefined;
+    expect((await api('GET', '/api/resources')).body).toEqual(before);
+  });
+
+  it('reads the Traefik API: skips internal routers and the routers Keel generated, keeps TLS domains', async () => {
+    traefik.routers = {
+      'whoami@docker': {
+        rule: 'Host(`whoami.example.com`)',
+        service: 'whoami',
+        entryPoints: ['websecure'],
+        priority: 250,
+        tls: { domains: [{ main: 'whoami.example.com', sans: ['www.whoami.example.com'] }] },
+      },
+      'api@internal': { rule: 'PathPrefix(`/api`)', service: 'api@internal', provider: 'internal' },
+      'dashboard@internal': { rule: 'Host(`traefik.example.com`)', service: 'dashboard@internal', provider: 'internal' },
+      'whoami-auth@file': { rule: 'Host(`whoami.example.com`)', service: 'whoami@docker', provider: 'file' },
+      '1-nextcloud-router-auth@file': { rule: 'Host(`files.example.com`)', service: 'x@http', provider: 'file' },
+    };
+    await api('PUT', '/api/datasource/traefik', { type: 'traefik', url: traefik.url });
+    expect(await api('PUT', '/api/datasource/active', { name: 'traefik' })).toEqual({ status: 200, body: { message: 'Data source updated successfully', name: 'traefik' } });
+    const result = await watcher.syncOnce();
+    expect(result).toEqual({
+      source: 'traefik',
+      added: ['whoami'],
+      updated: [],
+      reactivated: [],
+      disabled: ['1-nextcloud-router', '2-photos-router-v2'],
+    });
+    expect((await api('GET', '/api/resources/whoami')).body).toMatchObject({
+      host: 'whoami.example.com',
+      service_id: 'whoami',
+      source_type: 'traefik',
+      tls_domains: 'whoami.example.com,www.whoami.example.com',
+      router_priority: 251,
+      status: 'active',
+    });
+    expect(traefik.requests.at(-1)?.path).toBe('/api/http/routers');
+  });
+});
+
+describe('routing manager: the watcher runs on its interval and stops with the application', () => {
+  it('polls the configured source on its own and stops on close', async () => {
+    const upstream = await new FakeRoutingUpstream().start();
+    upstream.routers = { 'a-router': { rule: 'Host(`a.example.com`)', service: 'a-service', tls: { certResolver: 'le' } } };
+    process.env.KEEL_MM_CHECK_INTERVAL_SECONDS = '0.1';
+    process.env.KEEL_MM_PANGOLIN_URL = upstream.url;
+    const keel = await startKeel();
+    delete process.env.KEEL_MM_CHECK_INTERVAL_SECONDS;
+    delete process.env.KEEL_MM_PANGOLIN_URL;
+    const api = routingApi(keel.url);
+    try {
+      let ids: string[] = [];
+      for (let i = 0; i < 50 && ids.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        ids = ((await api('GET', '/api/resources')).body as { id: string }[]).map((r) => r.id);
+      }
+      expect(ids).toEqual(['a-router']);
+    } finally {
+      await keel.close();
+    }
+    const count = upstream.requests.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(upstream.requests.length).toBe(count);
+    await upstream.stop();
+  });
+});
