@@ -59,6 +59,34 @@ export interface SessionPatch {
 
 const LOCATION_CACHE_LIMIT = 10_000;
 
+const SESSION_COLUMNS =
+  '"id", "project_id", "parent_id", "directory", "title", "version", "summary", "share", "revert", ' +
+  '"time_created", "time_updated", "time_compacting", "time_archived"';
+
+type SessionRow = Record<string, string | number | null>;
+
+const json = <T>(text: string | number | null): T | null => (typeof text === 'string' ? (JSON.parse(text) as T) : null);
+const epoch = (value: string | number | null): number | null => (value === null ? null : Number(value));
+
+/** A raw row (the list and lookups skip entity hydration: `GET /session` is a hot read). */
+function fromRow(row: SessionRow): SessionEntity {
+  return Object.assign(new SessionEntity(), {
+    id: row.id as string,
+    projectID: row.project_id as string,
+    parentID: row.parent_id as string | null,
+    directory: row.directory as string,
+    title: row.title as string,
+    version: row.version as string,
+    summary: json<SessionSummary>(row.summary),
+    share: json<{ url: string }>(row.share),
+    revert: json<SessionRevert>(row.revert),
+    timeCreated: Number(row.time_created),
+    timeUpdated: Number(row.time_updated),
+    timeCompacting: epoch(row.time_compacting),
+    timeArchived: epoch(row.time_archived),
+  });
+}
+
 /** 400 naming `field` unless `id` is a session id. */
 export function assertSessionID(id: string, field = 'sessionID'): void {
   if (!id.startsWith('ses')) {
@@ -71,6 +99,7 @@ export class SessionService {
   private readonly cascades: SessionCascade[] = [];
   private readonly locations = new Map<string, SessionLocation>();
   private readonly settings = loadSessionSettings();
+  private readonly sql: { list: string; get: string; insert: string };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -78,7 +107,17 @@ export class SessionService {
     @InjectRepository(SessionDiffEntity) private readonly diffs: Repository<SessionDiffEntity>,
     @InjectRepository(SessionShareEntity) private readonly shares: Repository<SessionShareEntity>,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    const pg = dataSource.options.type === 'postgres';
+    const p = (n: number) => (pg ? `$${n}` : '?');
+    this.sql = {
+      list: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ${p(1)} ORDER BY "time_updated" DESC, "id" ASC`,
+      get: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${p(1)}`,
+      insert:
+        `INSERT INTO "session" ("id", "project_id", "parent_id", "directory", "title", "version", "time_created", "time_updated") ` +
+        `VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map(p).join(', ')})`,
+    };
+  }
 
   onDelete(cascade: SessionCascade): void {
     this.cascades.push(cascade);
@@ -87,7 +126,7 @@ export class SessionService {
   async create(instance: Instance, input: { parentID?: string; title?: string } = {}): Promise<Session> {
     if (input.parentID !== undefined) {
       assertSessionID(input.parentID, 'parentID');
-      const parent = await this.sessions.exists({ where: { id: input.parentID } });
+      const parent = await this.find(input.parentID);
       if (!parent) {
         throw new ValidationError([issue(['parentID'], `Session not found: ${input.parentID}`)], { parentID: input.parentID });
       }
@@ -103,7 +142,16 @@ export class SessionService {
       timeCreated: now,
       timeUpdated: now,
     });
-    await this.sessions.insert(row);
+    await this.dataSource.query(this.sql.insert, [
+      row.id,
+      row.projectID,
+      row.parentID,
+      row.directory,
+      row.title,
+      row.version,
+      row.timeCreated,
+      row.timeUpdated,
+    ]);
     this.remember(row);
     const info = toSession(row);
     this.bus.publish(row.directory, 'session.created', { info });
@@ -116,8 +164,8 @@ export class SessionService {
   }
 
   async list(projectID: string): Promise<Session[]> {
-    const rows = await this.sessions.find({ where: { projectID }, order: { timeUpdated: 'DESC', id: 'ASC' } });
-    return rows.map(toSession);
+    const rows: SessionRow[] = await this.dataSource.query(this.sql.list, [projectID]);
+    return rows.map((row) => toSession(fromRow(row)));
   }
 
   async children(id: string): Promise<Session[]> {
@@ -227,9 +275,14 @@ export class SessionService {
 
   private async row(id: string): Promise<SessionEntity> {
     assertSessionID(id);
-    const row = await this.sessions.findOneBy({ id });
+    const row = await this.find(id);
     if (!row) throw new NotFoundError(`Session not found: ${id}`);
     return row;
+  }
+
+  private async find(id: string): Promise<SessionEntity | undefined> {
+    const [row] = (await this.dataSource.query(this.sql.get, [id])) as SessionRow[];
+    return row ? fromRow(row) : undefined;
   }
 
   private remember(row: SessionEntity): SessionLocation {
