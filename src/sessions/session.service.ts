@@ -281,7 +281,7 @@ export class SessionService {
   }
 
   private async find(id: string): Promise<SessionEntity | undefined> {
-    const [row] = (await this.dataSource.query(this.sql.get, [id])) as SessionRow[];
+    const [row] = await this.dataSource.query<SessionRow[]>(this.sql.get, [id]);
     return row ? fromRow(row) : undefined;
   }
 
