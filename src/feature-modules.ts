@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { ProvidersModule } from './providers/providers.module';
 import { MiddlewareManagerModule } from './middleware-manager/middleware-manager.module';
 import { ConfigModule } from './config/config.module';
 import { ToolsModule } from './tools/tools.module';
@@ -11,4 +12,4 @@ import { SessionsModule } from './sessions/sessions.module';
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ToolsModule, PtyModule, MiddlewareManagerModule];
+export const FEATURE_MODULES: Type[] = [ProvidersModule, SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ToolsModule, PtyModule, MiddlewareManagerModule];

@@ -76,7 +76,13 @@ export interface ProviderModelConfig {
   temperature?: boolean;
   tool_call?: boolean;
   interleaved?: true | { field: 'reasoning_content' | 'reasoning_details' };
-  cost?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  cost?: {
+    input: number;
+    output: number;
+    cache_read?: number;
+    cache_write?: number;
+    context_over_200k?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  };
   limit?: { context: number; output: number };
   modalities?: { input: string[]; output: string[] };
   experimental?: boolean;
