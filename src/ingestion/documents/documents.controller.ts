@@ -1,0 +1,111 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { DocumentsService } from './documents.service';
+import { FileUploadService, UploadedBinary } from './file-upload.service';
+import { LIMITS } from '../validation';
+import { AddDocumentBody, BatchBody, ConversationBody, ErrorBody, IngestResponse } from './dto/document.dto';
+
+@ApiTags('memory: documents')
+@ApiBearerAuth()
+@ApiResponse({ status: 400, type: ErrorBody, description: 'Invalid request parameters' })
+@ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
+@Controller('v3/documents')
+export class DocumentsController {
+  constructor(
+    private readonly documents: DocumentsService,
+    private readonly uploads: FileUploadService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'documents.add', summary: 'Add text, markdown, HTML, JSON or a URL' })
+  @ApiBody({ type: AddDocumentBody })
+  @ApiResponse({ status: 200, type: IngestResponse })
+  add(@Body() body: unknown) {
+    return this.documents.add(body);
+  }
+
+  @Post('file')
+  @HttpCode(200)
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: LIMITS.fileBytes, fieldSize: 2 * 1024 * 1024 } }))
+  @ApiConsumes('multipart/form-data')
+  @ApiOperation({ operationId: 'documents.uploadFile', summary: 'Upload a file (text, markdown, HTML, JSON, PDF, DOCX)' })
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, containerTag: { type: 'string' }, customId: { type: 'string' }, metadata: { type: 'string' }, fileType: { type: 'string' }, mimeType: { type: 'string' } } } })
+  @ApiResponse({ status: 200, type: IngestResponse })
+  uploadFile(@UploadedFile() file: UploadedBinary | undefined, @Body() body: unknown) {
+    return this.uploads.upload(file, body);
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'documents.batchAdd', summary: 'Add 1 to 600 documents' })
+  @ApiBody({ type: BatchBody })
+  batch(@Body() body: unknown) {
+    return this.documents.batch(body);
+  }
+
+  @Post('list')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'documents.list', summary: 'List documents with filters, pagination and sort' })
+  list(@Body() body: unknown) {
+    return this.documents.list(body);
+  }
+
+  @Get('processing')
+  @ApiOperation({ operationId: 'documents.listProcessing', summary: 'Documents still in the pipeline' })
+  processing() {
+    return this.documents.processing();
+  }
+
+  @Delete('bulk')
+  @ApiOperation({ operationId: 'documents.deleteBulk', summary: 'Delete documents by ids or container tags' })
+  removeBulk(@Body() body: unknown) {
+    return this.documents.removeBulk(body);
+  }
+
+  @Get(':id/chunks')
+  @ApiOperation({ operationId: 'documents.chunks', summary: 'Chunks of a document in order' })
+  @ApiResponse({ status: 404, type: ErrorBody })
+  chunks(@Param('id') id: string) {
+    return this.documents.listChunks(id);
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'documents.get', summary: 'A document with its status (by id or customId)' })
+  @ApiResponse({ status: 404, type: ErrorBody })
+  get(@Param('id') id: string) {
+    return this.documents.get(id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ operationId: 'documents.update', summary: 'Update metadata in place, or replace content and reprocess' })
+  @ApiResponse({ status: 200, type: IngestResponse })
+  update(@Param('id') id: string, @Body() body: unknown) {
+    return this.documents.update(id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'documents.delete', summary: 'Delete a document by id or customId' })
+  @ApiResponse({ status: 404, type: ErrorBody })
+  async remove(@Param('id') id: string): Promise<void> {
+    await this.documents.remove(id);
+  }
+}
+
+@ApiTags('memory: conversations')
+@ApiBearerAuth()
+@Controller('v4/conversations')
+export class ConversationsController {
+  constructor(private readonly documents: DocumentsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'conversations.add', summary: 'Add or update a conversation, turn-aware' })
+  @ApiBody({ type: ConversationBody })
+  @ApiResponse({ status: 400, type: ErrorBody })
+  add(@Body() body: unknown) {
+    return this.documents.conversation(body);
+  }
+}

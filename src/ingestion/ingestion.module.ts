@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConversationsController, DocumentsController } from './documents/documents.controller';
+import { DocumentsService } from './documents/documents.service';
+import { FileUploadService } from './documents/file-upload.service';
+import { MemoryChunk } from './documents/memory-chunk.entity';
+import { MemoryDocument, MemoryDocumentFile } from './documents/memory-document.entity';
+import { INGESTION_SETTINGS, loadIngestionSettings } from './ingestion-settings';
+import { MemoriesController } from './memories/memories.controller';
+import { MemoriesService } from './memories/memories.service';
+import { MemoryEntry } from './memories/memory-entry.entity';
+import { PipelineWorker } from './pipeline/pipeline-worker';
+import { StatusPublisher } from './pipeline/status-publisher';
+import { FullTextIndex } from './search/full-text-index';
+import { SearchController } from './search/search.controller';
+import { SearchService } from './search/search.service';
+import { IngestionStore } from './store';
+
+/** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories and profiles. */
+@Module({
+  imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry])],
+  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController],
+  providers: [
+    { provide: INGESTION_SETTINGS, useFactory: () => loadIngestionSettings() },
+    IngestionStore,
+    FullTextIndex,
+    StatusPublisher,
+    DocumentsService,
+    FileUploadService,
+    MemoriesService,
+    SearchService,
+    PipelineWorker,
+  ],
+})
+export class IngestionModule {}

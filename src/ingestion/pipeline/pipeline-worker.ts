@@ -1,0 +1,262 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Subscription } from 'rxjs';
+import { EventBus } from '../../events/event-bus.service';
+import { KEEL_SETTINGS } from '../../common/settings';
+import type { KeelSettings } from '../../common/settings';
+import { INGESTION_SETTINGS } from '../ingestion-settings';
+import type { IngestionSettings } from '../ingestion-settings';
+import { MemoriesService } from '../memories/memories.service';
+import { FullTextIndex } from '../search/full-text-index';
+import { IngestionStore } from '../store';
+import { chunkText } from './chunker';
+import { ExtractionError, extractFile, extractText, extractUrl, Extracted } from './content-extractor';
+import { DOCUMENT_STATUS_EVENT, DocumentStatusEvent, StatusPublisher } from './status-publisher';
+import type { Metadata } from '../documents/memory-document.entity';
+
+interface Claim {
+  id: string;
+  revision: number;
+  status: string;
+}
+
+interface DocumentRow {
+  id: string;
+  custom_id: string | null;
+  content: string | null;
+  text_content: string | null;
+  source: string;
+  title: string | null;
+  task_type: string;
+  dreaming: string;
+  container_tag: string | null;
+  metadata: string | null;
+  filter_by_metadata: string | null;
+  dreamed_length: number;
+}
+
+/** The revision changed under us (an append or a PATCH): drop this run, the document is queued again. */
+class Superseded extends Error {}
+
+const SUMMARY_LENGTH = 280;
+
+/**
+ * In-process workers over the document rows. A row is claimable when `lease_until` has passed:
+ * queued rows carry their enqueue time, claimed rows a lease that each stage renews, finished rows
+ * NULL. So a crash leaves rows whose lease simply runs out, and the next claim resumes them.
+ */
+@Injectable()
+export class PipelineWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('IngestionPipeline');
+  private stopping = false;
+  private slots: Promise<void>[] = [];
+  private waiters: (() => void)[] = [];
+  private subscription?: Subscription;
+  private pollTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: IngestionStore,
+    private readonly index: FullTextIndex,
+    private readonly memories: MemoriesService,
+    private readonly publisher: StatusPublisher,
+    private readonly events: EventBus,
+    @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
+    @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.store.dialect === 'sqlite') {
+      // One process owns a SQLite file: every lease still held belongs to a previous run of it.
+      const now = Date.now();
+      await this.store.transaction((q) => q('UPDATE memory_document SET lease_until = ? WHERE lease_until > ? RETURNING id', [now, now]));
+    }
+    this.subscription = this.events.ofType<DocumentStatusEvent>(DOCUMENT_STATUS_EVENT).subscribe((e) => {
+      if (e.payload.properties.status === 'queued') this.wake();
+    });
+    // Rows another replica let lapse, and dynamic dreams coming due, are found by polling.
+    this.pollTimer = setInterval(() => this.wake(), 1000);
+    this.pollTimer.unref();
+    this.slots = Array.from({ length: this.settings.concurrency }, () => this.runSlot());
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.subscription?.unsubscribe();
+    clearInterval(this.pollTimer);
+    this.wake();
+    await Promise.all(this.slots);
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private async runSlot(): Promise<void> {
+    while (!this.stopping) {
+      let claim: Claim | undefined;
+      try {
+        claim = await this.claim();
+      } catch (error) {
+        if (this.stopping) return;
+        this.logger.error({ msg: 'claim failed', error: (error as Error).message });
+      }
+      if (!claim) {
+        if (!this.stopping) await this.idle();
+        continue;
+      }
+      await this.process(claim);
+    }
+  }
+
+  private lease(): number {
+    return Date.now() + this.settings.leaseMs;
+  }
+
+  /** Atomically take the oldest claimable row (PostgreSQL: SKIP LOCKED, so replicas never share one). */
+  private async claim(): Promise<Claim | undefined> {
+    const now = Date.now();
+    const skip = this.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const rows = await this.store.transaction((q) =>
+      q<Claim>(
+        `UPDATE memory_document SET status = CASE WHEN status = 'done' THEN 'done' ELSE 'extracting' END, lease_until = ?, error = NULL
+         WHERE id = (SELECT id FROM memory_document WHERE lease_until IS NOT NULL AND lease_until <= ? ORDER BY lease_until LIMIT 1${skip})
+         AND lease_until IS NOT NULL AND lease_until <= ?
+         RETURNING id, revision, status`,
+        [this.lease(), now, now],
+      ),
+    );
+    return rows[0];
+  }
+
+  /** Persist one transition of the claimed revision and publish it; throws Superseded when the row moved on. */
+  private async transition(claim: Claim, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string): Promise<void> {
+    const sets = ['status = ?', 'updated_at = ?', ...Object.keys(extra).map((k) => `${k} = ?`)];
+    const params: unknown[] = [status, Date.now(), ...Object.values(extra)];
+    if (dreamingStatus) {
+      sets.push('dreaming_status = ?');
+      params.push(dreamingStatus);
+    }
+    if (!('lease_until' in extra)) {
+      sets.push('lease_until = ?');
+      params.push(this.lease());
+    }
+    const [row] = await this.store.transaction((q) =>
+      q<{ custom_id: string | null; dreaming_status: string }>(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? RETURNING custom_id, dreaming_status`, [...params, claim.id, claim.revision]),
+    );
+    if (!row) throw new Superseded();
+    this.publisher.publish({ id: claim.id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
+  }
+
+  private async load(claim: Claim): Promise<DocumentRow> {
+    const [row] = await this.store.query<DocumentRow>(
+      'SELECT id, custom_id, content, text_content, source, title, task_type, dreaming, container_tag, metadata, filter_by_metadata, dreamed_length FROM memory_document WHERE id = ? AND revision = ?',
+      [claim.id, claim.revision],
+    );
+    if (!row) throw new Superseded();
+    return row;
+  }
+
+  private async process(claim: Claim): Promise<void> {
+    try {
+      if (claim.status !== 'done') {
+        this.publisher.publish({ id: claim.id, customId: null, status: 'extracting', dreamingStatus: 'dreaming' });
+        await this.runPipeline(claim);
+      } else await this.dream(claim);
+    } catch (error) {
+      if (error instanceof Superseded || this.stopping) return;
+      const message = error instanceof ExtractionError ? error.message : `Processing failed: ${(error as Error).message}`;
+      if (!(error instanceof ExtractionError)) this.logger.error({ msg: 'document failed', id: claim.id, error: (error as Error).stack });
+      await this.transition(claim, 'failed', { error: message, lease_until: null }, 'done').catch(() => undefined);
+    } finally {
+      // Stopped at a safe point between stages: hand the row back so the next start (or replica) resumes it at once.
+      if (this.stopping) {
+        const now = Date.now();
+        await this.store
+          .transaction((q) => q('UPDATE memory_document SET lease_until = ? WHERE id = ? AND revision = ? AND lease_until > ? RETURNING id', [now, claim.id, claim.revision, now]))
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  private async extract(doc: DocumentRow): Promise<Extracted & { url?: string }> {
+    if (doc.source === 'url') {
+      return extractUrl(doc.content ?? '', {
+        maxBytes: this.settings.fetchMaxBytes,
+        timeoutMs: this.settings.fetchTimeoutMs,
+        maxRedirects: this.settings.fetchMaxRedirects,
+        allowPrivate: this.keel.allowPrivateFetch,
+      });
+    }
+    if (doc.source === 'file') {
+      const [file] = await this.store.query<{ data: string; file_name: string | null; mime_type: string | null; file_type: string | null }>(
+        'SELECT data, file_name, mime_type, file_type FROM memory_document_file WHERE document_id = ?',
+        [doc.id],
+      );
+      if (!file) throw new ExtractionError('The uploaded file is missing');
+      return extractFile(Buffer.from(file.data, 'base64'), file.file_name, file.mime_type, file.file_type);
+    }
+    if (doc.source === 'conversation') return { text: doc.content ?? '', type: 'text' };
+    return extractText(doc.content ?? '');
+  }
+
+  private async runPipeline(claim: Claim): Promise<void> {
+    const doc = await this.load(claim);
+    const extracted = await this.extract(doc);
+    const text = extracted.text.trim();
+    if (!text) throw new ExtractionError('No text could be extracted from the content');
+    const summary = text.replace(/\s+/g, ' ').slice(0, SUMMARY_LENGTH);
+    await this.transition(claim, 'chunking', {
+      text_content: text,
+      title: doc.title ?? extracted.title ?? summary.split(/(?<=[.!?])\s/)[0].slice(0, 120),
+      summary,
+      type: extracted.type,
+      ...(extracted.url ? { url: extracted.url } : {}),
+      ...(doc.source === 'file' ? { content: text } : {}),
+    });
+    if (this.stopping) return;
+    const chunks = chunkText(text);
+    const now = Date.now();
+    await this.store.transaction(async (q) => {
+      await this.index.deleteChunks(q, claim.id);
+      for (let i = 0; i < chunks.length; i += 100) {
+        const slice = chunks.slice(i, i + 100);
+        await q(
+          `INSERT INTO memory_chunk (document_id, position, content, start_offset, end_offset, created_at) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          slice.flatMap((c) => [claim.id, c.position, c.content, c.start, c.end, now]),
+        );
+      }
+    });
+    await this.transition(claim, 'embedding');
+    if (this.stopping) return;
+    await this.transition(claim, 'indexing');
+    await this.store.transaction((q) => this.index.indexChunks(q, claim.id));
+    const superrag = doc.task_type === 'superrag';
+    const instant = doc.dreaming === 'instant';
+    // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
+    const grouped = !instant && (doc.custom_id !== null || doc.source === 'conversation');
+    const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
+    await this.transition(claim, 'done', { lease_until: dreamAt }, superrag ? 'done' : 'dreaming');
+    if (instant && !superrag && !this.stopping) await this.dream({ ...claim, status: 'done' });
+  }
+
+  private async dream(claim: Claim): Promise<void> {
+    const doc = await this.load(claim);
+    const text = doc.text_content ?? '';
+    const fresh = text.slice(Math.min(doc.dreamed_length, text.length));
+    const facts = this.memories.factsOf(fresh, doc.source === 'conversation');
+    const tag = doc.container_tag ?? 'sm_project_default';
+    const parse = (v: string | null) => (v ? (JSON.parse(v) as Metadata) : undefined);
+    await this.store.transaction(async (q) => {
+      const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ?${this.store.forUpdate}`, [claim.id, claim.revision]);
+      if (!current) throw new Superseded();
+      await this.memories.remember(q, tag, facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
+      await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, updated_at = ? WHERE id = ? RETURNING id', [text.length, 'done', Date.now(), claim.id]);
+    });
+    this.publisher.publish({ id: claim.id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done' });
+  }
+}

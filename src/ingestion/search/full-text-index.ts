@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { IngestionStore, Query } from '../store';
+
+const STOPWORDS = new Set(
+  'a an and are as at be but by did do does for from had has have how i in is it its me my of on or our so that the their them then there these they this to was we were what when where which who why will with you your'.split(' '),
+);
+
+/** Significant words of a query, lower-cased and de-duplicated (safe to splice into FTS syntax). */
+export function queryTerms(q: string): string[] {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const significant = words.filter((w) => w.length > 1 && !STOPWORDS.has(w));
+  return [...new Set(significant.length ? significant : words)].slice(0, 16);
+}
+
+/** Share of query terms that occur in the text (prefix match stands in for stemming). */
+export function termCoverage(terms: string[], text: string): number {
+  if (!terms.length) return 0;
+  const lower = text.toLowerCase();
+  const hits = terms.filter((t) => lower.includes(t.length > 4 ? t.slice(0, t.length - 2) : t)).length;
+  return hits / terms.length;
+}
+
+export interface IndexHit {
+  id: string | number;
+  rank: number;
+}
+
+/**
+ * The full-text indexes, kept outside TypeORM's entities (so schema sync never touches them):
+ * SQLite FTS5 contentless tables keyed by row id, PostgreSQL tsvector tables with GIN indexes.
+ */
+@Injectable()
+export class FullTextIndex {
+  constructor(private readonly store: IngestionStore) {}
+
+  private get sqlite(): boolean {
+    return this.store.dialect === 'sqlite';
+  }
+
+  /** (Re)index every chunk of a document; idempotent, so a resumed document never doubles its rows. */
+  async indexChunks(q: Query, documentId: string): Promise<void> {
+    if (this.sqlite) {
+      await q('DELETE FROM memory_chunk_fts WHERE rowid IN (SELECT id FROM memory_chunk WHERE document_id = ?)', [documentId]);
+      await q('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk WHERE document_id = ?', [documentId]);
+    } else {
+      await q(
+        `INSERT INTO memory_chunk_search (chunk_id, tsv) SELECT id, to_tsvector('english', content) FROM memory_chunk WHERE document_id = ?
+         ON CONFLICT (chunk_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
+        [documentId],
+      );
+    }
+  }
+
+  /** Delete a document's chunks and their index rows. */
+  async deleteChunks(q: Query, documentId: string): Promise<void> {
+    if (this.sqlite) await q('DELETE FROM memory_chunk_fts WHERE rowid IN (SELECT id FROM memory_chunk WHERE document_id = ?)', [documentId]);
+    // PostgreSQL: memory_chunk_search rows go by ON DELETE CASCADE.
+    await q('DELETE FROM memory_chunk WHERE document_id = ?', [documentId]);
+  }
+
+  async indexMemory(q: Query, memoryId: string): Promise<void> {
+    if (this.sqlite) {
+      await q('INSERT INTO memory_entry_fts (rowid, content) SELECT rowid, memory FROM memory_entry WHERE id = ?', [memoryId]);
+    } else {
+      await q(
+        `INSERT INTO memory_entry_search (memory_id, tsv) SELECT id, to_tsvector('english', memory) FROM memory_entry WHERE id = ?
+         ON CONFLICT (memory_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
+        [memoryId],
+      );
+    }
+  }
+
+  async deleteMemoriesOf(q: Query, documentId: string): Promise<void> {
+    if (this.sqlite) await q('DELETE FROM memory_entry_fts WHERE rowid IN (SELECT rowid FROM memory_entry WHERE document_id = ?)', [documentId]);
+    await q('DELETE FROM memory_entry WHERE document_id = ?', [documentId]);
+  }
+
+  private tagClause(column: string, tags: string[] | undefined): { sql: string; params: string[] } {
+    if (!tags?.length) return { sql: '', params: [] };
+    return { sql: ` AND (${tags.map(() => `${column} LIKE ?`).join(' OR ')})`, params: tags.map((t) => `%"${t}"%`) };
+  }
+
+  /** Chunk ids best matching the terms, within documents carrying one of the tags. */
+  async searchChunks(terms: string[], tags: string[] | undefined, limit: number, documentId?: string): Promise<IndexHit[]> {
+    if (!terms.length) return [];
+    const tag = this.tagClause('d.container_tags', tags);
+    const doc = documentId ? ' AND c.document_id = ?' : '';
+    const docParams = documentId ? [documentId] : [];
+    if (this.sqlite) {
+      return this.store.query<IndexHit>(
+        `SELECT c.id AS id, -bm25(memory_chunk_fts) AS rank FROM memory_chunk_fts
+         JOIN memory_chunk c ON c.id = memory_chunk_fts.rowid JOIN memory_document d ON d.id = c.document_id
+         WHERE memory_chunk_fts MATCH ?${tag.sql}${doc} ORDER BY bm25(memory_chunk_fts) LIMIT ?`,
+        [terms.map((t) => `"${t}"`).join(' OR '), ...tag.params, ...docParams, limit],
+      );
+    }
+    return this.store.query<IndexHit>(
+      `SELECT c.id AS id, ts_rank(s.tsv, query) AS rank FROM memory_chunk_search s
+       JOIN memory_chunk c ON c.id = s.chunk_id JOIN memory_document d ON d.id = c.document_id, to_tsquery('english', ?) query
+       WHERE s.tsv @@ query${tag.sql}${doc} ORDER BY rank DESC LIMIT ?`,
+      [terms.join(' | '), ...tag.params, ...docParams, limit],
+    );
+  }
+
+  /** Latest, unforgotten (unless asked) memory ids best matching the terms within the tags. */
+  async searchMemories(terms: string[], tags: string[] | undefined, limit: number, includeForgotten = false): Promise<IndexHit[]> {
+    if (!terms.length) return [];
+    const tagSql = tags?.length ? ` AND m.container_tag IN (${tags.map(() => '?').join(', ')})` : '';
+    const live = `m.is_latest = ?${includeForgotten ? '' : ' AND m.is_forgotten = ?'}`;
+    const liveParams = includeForgotten ? [true] : [true, false];
+    if (this.sqlite) {
+      return this.store.query<IndexHit>(
+        `SELECT m.id AS id, -bm25(memory_entry_fts) AS rank FROM memory_entry_fts JOIN memory_entry m ON m.rowid = memory_entry_fts.rowid
+         WHERE memory_entry_fts MATCH ? AND ${live}${tagSql} ORDER BY bm25(memory_entry_fts) LIMIT ?`,
+        [terms.map((t) => `"${t}"`).join(' OR '), ...liveParams, ...(tags ?? []), limit],
+      );
+    }
+    return this.store.query<IndexHit>(
+      `SELECT m.id AS id, ts_rank(s.tsv, query) AS rank FROM memory_entry_search s JOIN memory_entry m ON m.id = s.memory_id, to_tsquery('english', ?) query
+       WHERE s.tsv @@ query AND ${live}${tagSql} ORDER BY rank DESC LIMIT ?`,
+      [terms.join(' | '), ...liveParams, ...(tags ?? []), limit],
+    );
+  }
+}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { NotFoundError } from '../../common/errors';
+import { MemoryChunk } from '../documents/memory-chunk.entity';
+import { MemoryDocument } from '../documents/memory-document.entity';
+import { MemoryEntry } from '../memories/memory-entry.entity';
+import { MemoriesService } from '../memories/memories.service';
+import { Checker, objectBody } from '../validation';
+import { FullTextIndex, IndexHit, queryTerms, termCoverage } from './full-text-index';
+import { FilterExpression, matchesFilter, parseFilter } from './metadata-filter';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface ScoredChunk {
+  chunk: MemoryChunk;
+  doc: MemoryDocument;
+  score: number;
+}
+
+/**
+ * Similarity in 0..1 from full-text hits: the share of query terms a hit contains, blended with
+ * its rank relative to the best hit (BM25 / ts_rank are unbounded and not comparable across queries).
+ */
+function similarity(terms: string[], text: string, rank: number, best: number): number {
+  const relative = best > 0 ? Math.max(0, rank) / best : 1;
+  return Math.round((0.3 + 0.5 * termCoverage(terms, text) + 0.2 * relative) * 1000) / 1000;
+}
+
+/** Retrieval over the full-text indexes; never waits for the pipeline. */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly index: FullTextIndex,
+    private readonly memories: MemoriesService,
+    @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
+    @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
+  ) {}
+
+  private async scoredChunks(q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
+    const terms = queryTerms(q);
+    const hits = await this.index.searchChunks(terms, tags, Math.min(500, limit * (filter ? 20 : 5)), documentId);
+    if (!hits.length) return [];
+    const chunks = await this.chunks.findBy({ id: In(hits.map((h) => Number(h.id))) });
+    const docs = await this.documents.find({
+      where: { id: In([...new Set(chunks.map((c) => c.documentId))]) },
+      select: { id: true, customId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true, containerTags: true, status: true, filepath: true },
+    });
+    const byChunk = new Map(chunks.map((c) => [c.id, c]));
+    const byDoc = new Map(docs.map((d) => [d.id, d]));
+    const best = Math.max(...hits.map((h) => Number(h.rank)));
+    const out: ScoredChunk[] = [];
+    for (const hit of hits) {
+      const chunk = byChunk.get(Number(hit.id));
+      const doc = chunk && byDoc.get(chunk.documentId);
+      if (!chunk || !doc || !matchesFilter(filter, doc.metadata)) continue;
+      out.push({ chunk, doc, score: similarity(terms, chunk.content, Number(hit.rank), best) });
+    }
+    return out.sort((a, b) => b.score - a.score);
+  }
+
+  /** `POST /v3/search`: chunks grouped by document. */
+  async documentsSearch(raw: unknown): Promise<Record<string, unknown>> {
+    const started = Date.now();
+    const body = objectBody(raw);
+    const check = new Checker();
+    const q = check.string(body.q, ['q'], { required: true, min: 1 });
+    const tags = check.tags(body);
+    const chunkThreshold = check.number(body.chunkThreshold, ['chunkThreshold'], { min: 0, max: 1 }) ?? 0;
+    const docId = check.string(body.docId, ['docId'], { max: 255 });
+    const filter = parseFilter(body.filters, check, ['filters']);
+    const includeFullDocs = check.boolean(body.includeFullDocs, ['includeFullDocs']) ?? false;
+    const includeSummary = check.boolean(body.includeSummary, ['includeSummary']) ?? false;
+    const limit = check.number(body.limit, ['limit'], { min: 1, max: 100, integer: true }) ?? 10;
+    const onlyMatching = check.boolean(body.onlyMatchingChunks, ['onlyMatchingChunks']) ?? true;
+    check.throwIfAny(body);
+    if (docId && !(await this.documents.existsBy({ id: docId }))) throw new NotFoundError('Document not found');
+    const scored = (await this.scoredChunks(q!, tags, limit * 3, filter, docId)).filter((s) => s.score >= chunkThreshold);
+    const groups = new Map<string, ScoredChunk[]>();
+    for (const s of scored) groups.set(s.doc.id, [...(groups.get(s.doc.id) ?? []), s]);
+    const results = [];
+    for (const [id, group] of [...groups].slice(0, limit)) {
+      const doc = group[0].doc;
+      let chunks = group.map((s) => ({ content: s.chunk.content, isRelevant: true, score: s.score, position: s.chunk.position }));
+      if (!onlyMatching) {
+        const positions = new Set(group.flatMap((s) => [s.chunk.position - 1, s.chunk.position + 1]));
+        const neighbours = await this.chunks.findBy({ documentId: id, position: In([...positions]) });
+        const seen = new Set(group.map((s) => s.chunk.position));
+        chunks = [...chunks, ...neighbours.filter((n) => !seen.has(n.position)).map((n) => ({ content: n.content, isRelevant: false, score: 0, position: n.position }))].sort((a, b) => a.position - b.position);
+      }
+      const full = includeFullDocs ? await this.documents.findOne({ where: { id }, select: { id: true, content: true } }) : null;
+      results.push({
+        documentId: id,
+        title: doc.title ?? null,
+        type: doc.type,
+        metadata: doc.metadata ?? {},
+        score: group[0].score,
+        createdAt: iso(doc.createdAt),
+        updatedAt: iso(doc.updatedAt),
+        ...(includeSummary ? { summary: doc.summary ?? null } : {}),
+        ...(includeFullDocs ? { content: full?.content ?? null } : {}),
+        chunks: chunks.map(({ content, isRelevant, score }) => ({ content, isRelevant, score })),
+      });
+    }
+    return { results, timing: Date.now() - started, total: results.length };
+  }
+
+  /** `POST /v4/search`: memories, chunks (documents) or both (hybrid). */
+  async memorySearch(raw: unknown): Promise<{ results: Record<string, unknown>[]; timing: number; total: number }> {
+    const started = Date.now();
+    const body = objectBody(raw);
+    const check = new Checker();
+    const q = check.string(body.q, ['q'], { required: true, min: 1 });
+    const tags = check.tags(body);
+    const mode = check.oneOf(body.searchMode, ['searchMode'], ['memories', 'hybrid', 'documents'] as const) ?? 'memories';
+    const threshold = check.number(body.threshold, ['threshold'], { min: 0, max: 1 }) ?? 0.6;
+    const limit = check.number(body.limit, ['limit'], { min: 1, max: 100, integer: true }) ?? 10;
+    for (const flag of ['rerank', 'rewriteQuery', 'aggregate']) check.boolean(body[flag], [flag]);
+    const filter = parseFilter(body.filters, check, ['filters']);
+    const include = (body.include && typeof body.include === 'object' ? body.include : {}) as Record<string, unknown>;
+    if (body.include !== undefined && (typeof body.include !== 'object' || Array.isArray(body.include))) check.fail(['include'], 'must be an object');
+    check.throwIfAny(body);
+    const results: Record<string, unknown>[] = [];
+    if (mode !== 'documents') results.push(...(await this.memoryResults(q!, tags, limit, threshold, filter, include)));
+    if (mode !== 'memories' || include.chunks === true) {
+      const chunks = (await this.scoredChunks(q!, tags, limit, filter)).filter((s) => s.score >= threshold);
+      results.push(
+        ...chunks.map((s) => ({
+          id: String(s.chunk.id),
+          chunk: s.chunk.content,
+          similarity: s.score,
+          metadata: s.doc.metadata ?? {},
+          updatedAt: iso(s.doc.updatedAt),
+          filepath: s.doc.filepath ?? null,
+          documents: [{ id: s.doc.id, title: s.doc.title ?? null, type: s.doc.type, metadata: s.doc.metadata ?? {}, ...(include.summaries ? { summary: s.doc.summary } : {}), createdAt: iso(s.doc.createdAt), updatedAt: iso(s.doc.updatedAt) }],
+        })),
+      );
+    }
+    const top = results.sort((a, b) => (b.similarity as number) - (a.similarity as number)).slice(0, limit);
+    return { results: top, timing: Date.now() - started, total: top.length };
+  }
+
+  private async memoryResults(q: string, tags: string[] | undefined, limit: number, threshold: number, filter: FilterExpression | undefined, include: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+    const terms = queryTerms(q);
+    const hits: IndexHit[] = await this.index.searchMemories(terms, tags, Math.min(500, limit * (filter ? 20 : 4)), include.forgottenMemories === true);
+    if (!hits.length) return [];
+    const entries = new Map((await this.memories.byIds(hits.map((h) => String(h.id)))).map((m) => [m.id, m]));
+    const best = Math.max(...hits.map((h) => Number(h.rank)));
+    const scored: { m: MemoryEntry; score: number }[] = [];
+    for (const hit of hits) {
+      const m = entries.get(String(hit.id));
+      if (!m || (!include.forgottenMemories && !this.memories.isVisible(m)) || !matchesFilter(filter, m.metadata)) continue;
+      const score = similarity(terms, m.memory, Number(hit.rank), best) * (m.isInference ? 0.8 : 1);
+      if (score >= threshold) scored.push({ m, score: Math.round(score * 1000) / 1000 });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    const top = scored.slice(0, limit);
+    const versions = await this.memories.versionsOf([...new Set(top.filter((s) => s.m.version > 1).map((s) => s.m.rootMemoryId ?? s.m.id))]);
+    const docIds = [...new Set(top.map((s) => s.m.documentId).filter((d): d is string => !!d))];
+    const docs = include.documents && docIds.length ? new Map((await this.documents.find({ where: { id: In(docIds) }, select: { id: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true } })).map((d) => [d.id, d])) : undefined;
+    return top.map(({ m, score }) => {
+      const chain = versions.filter((v) => (v.rootMemoryId ?? v.id) === (m.rootMemoryId ?? m.id) && v.id !== m.id);
+      const doc = m.documentId ? docs?.get(m.documentId) : undefined;
+      return {
+        id: m.id,
+        memory: m.memory,
+        similarity: score,
+        metadata: m.metadata ?? {},
+        updatedAt: iso(m.updatedAt),
+        version: m.version,
+        isAggregated: false,
+        context: {
+          parents: chain.filter((v) => v.version < m.version).reverse().map((v) => ({ relation: m.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: iso(v.updatedAt) })),
+          children: chain.filter((v) => v.version > m.version).map((v) => ({ relation: v.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: iso(v.updatedAt) })),
+        },
+        ...(doc ? { documents: [{ id: doc.id, title: doc.title, type: doc.type, metadata: doc.metadata ?? {}, ...(include.summaries ? { summary: doc.summary } : {}), createdAt: iso(doc.createdAt), updatedAt: iso(doc.updatedAt) }] } : {}),
+      };
+    });
+  }
+}

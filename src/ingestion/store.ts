@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** A query function bound to one connection (inside a transaction or not). SQL uses `?` placeholders. */
+export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/** Serialises async critical sections (per key, or globally) inside this process. */
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(fn, fn);
+    const tail = result.catch(() => undefined);
+    this.tails.set(key, tail);
+    try {
+      return await result;
+    } finally {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
+
+/**
+ * The module's raw-SQL access, one code path for both dialects. SQLite has one connection, so
+ * transactions are serialised here (two interleaved async transactions would share it).
+ */
+@Injectable()
+export class IngestionStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  private readonly sqliteWrites = new KeyedMutex();
+
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {
+    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  private toDialect(sql: string): string {
+    if (this.dialect === 'sqlite') return sql;
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  }
+
+  private bind(manager: EntityManager): Query {
+    return async <T>(sql: string, params: unknown[] = []) => {
+      const values = params.map((p) => (typeof p === 'boolean' && this.dialect === 'sqlite' ? (p ? 1 : 0) : p));
+      const rows: unknown = await manager.query(this.toDialect(sql), values);
+      // PostgreSQL UPDATE … RETURNING answers [rows, count].
+      if (this.dialect === 'postgres' && Array.isArray(rows) && rows.length === 2 && Array.isArray(rows[0]) && typeof rows[1] === 'number') {
+        return rows[0] as T[];
+      }
+      return (Array.isArray(rows) ? rows : []) as T[];
+    };
+  }
+
+  get query(): Query {
+    return this.bind(this.dataSource.manager);
+  }
+
+  async transaction<T>(fn: (q: Query) => Promise<T>): Promise<T> {
+    const run = () => this.dataSource.transaction((manager) => fn(this.bind(manager)));
+    return this.dialect === 'sqlite' ? this.sqliteWrites.run('tx', run) : run();
+  }
+
+  /** `FOR UPDATE` where the dialect has row locks (SQLite writers are already serialised). */
+  get forUpdate(): string {
+    return this.dialect === 'postgres' ? ' FOR UPDATE' : '';
+  }
+
+  bool(value: unknown): boolean {
+    return value === true || value === 1 || value === '1' || value === 't';
+  }
+}
