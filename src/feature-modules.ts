@@ -3,7 +3,6 @@ import { IngestionModule } from './ingestion/ingestion.module';
 import { MiddlewareManagerModule } from './middleware-manager/middleware-manager.module';
 import { ConfigModule } from './config/config.module';
 import { ProvidersModule } from './providers/providers.module';
-import { ToolsModule } from './tools/tools.module';
 import { PtyModule } from './pty/pty.module';
 import { MessagesModule } from './messages/messages.module';
 import { PermissionsModule } from './permissions/permissions.module';
@@ -13,4 +12,4 @@ import { SessionsModule } from './sessions/sessions.module';
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule];
+export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, PtyModule, MiddlewareManagerModule, IngestionModule];
