@@ -136,6 +136,9 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
       accumulated += chunk;
       await messages.updatePart({ ...part, text: accumulated }, { delta: chunk });
     }
+    // Streamed writes are coalesced in memory for a moment; a read still sees the latest state.
+    const streamed = await client.session.message({ sessionID: session!.id, messageID: info.id });
+    expect(streamed.data!.parts).toEqual([{ ...part, text: 'Hello world' }]);
     await messages.updatePart({ ...part, text: accumulated, time: { start: 1, end: 2 } });
     await events.next((f) => f.type === 'message.part.updated' && f.properties.part.time);
     expect(events.ofType('message.updated')).toEqual([{ type: 'message.updated', properties: { info } }]);

@@ -3,8 +3,10 @@
  *
  *   newMessageID() / newPartID() → string                ascending `msg_` / `prt_` ids
  *   updateMessage(info, {directory?}) → info             upsert (client-supplied ids kept); message.updated {info}
- *   updatePart(part, {delta?, directory?}) → part        ONE indexed upsert, no read (safe per streamed delta);
- *                                                        message.part.updated {part, delta?}
+ *   updatePart(part, {delta?, directory?}) → part        upsert, no read; message.part.updated {part, delta?} at once.
+ *                                                        With `delta` (streaming) the row is written within 50 ms
+ *                                                        (coalesced); without it, before returning. Send the
+ *                                                        final state of a streamed part without `delta`.
  *   removePart(sessionID, messageID, partID) → void      404 when unknown; message.part.removed
  *   removeMessage(sessionID, messageID) → void           with its parts; 404 when unknown; message.removed
  *   list(sessionID, {limit?}) → {info, parts}[]          chronological (id order), `limit` = the last N
@@ -24,6 +26,7 @@ import type { Instance } from '../projects/instance.service';
 import type { Session } from '../sessions/session.entity';
 import { SessionService } from '../sessions/session.service';
 import { MessageEntity, MessageInfo, MessageWithParts, Part, PartEntity } from './message.entity';
+import { PartWriter } from './part-writer';
 
 export interface EventTarget {
   /** Publish on this directory instead of the session's own. */
@@ -32,7 +35,6 @@ export interface EventTarget {
 
 @Injectable()
 export class MessageService {
-  private readonly upsertPartSql: string;
   private readonly upsertMessageSql: string;
 
   constructor(
@@ -40,16 +42,15 @@ export class MessageService {
     @InjectRepository(MessageEntity) private readonly messages: Repository<MessageEntity>,
     @InjectRepository(PartEntity) private readonly partRows: Repository<PartEntity>,
     private readonly sessions: SessionService,
+    private readonly writer: PartWriter,
   ) {
     const pg = dataSource.options.type === 'postgres';
     const p = (n: number) => (pg ? `$${n}` : '?');
-    this.upsertPartSql =
-      `INSERT INTO "part" ("id", "session_id", "message_id", "data") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}) ` +
-      `ON CONFLICT ("id") DO UPDATE SET "data" = excluded."data", "session_id" = excluded."session_id", "message_id" = excluded."message_id"`;
     this.upsertMessageSql =
       `INSERT INTO "message" ("id", "session_id", "role", "data", "time_created") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) ` +
       `ON CONFLICT ("id") DO UPDATE SET "data" = excluded."data", "role" = excluded."role"`;
     sessions.onDelete(async (manager, ids) => {
+      writer.forget(ids);
       await manager.delete(PartEntity, { sessionID: In(ids) });
       await manager.delete(MessageEntity, { sessionID: In(ids) });
     });
@@ -72,7 +73,8 @@ export class MessageService {
 
   async updatePart<T extends Part>(part: T, options: EventTarget & { delta?: string } = {}): Promise<T> {
     const { directory } = await this.sessions.locate(part.sessionID);
-    await this.dataSource.query(this.upsertPartSql, [part.id, part.sessionID, part.messageID, JSON.stringify(part)]);
+    if (options.delta === undefined) await this.writer.write(part);
+    else this.writer.defer(part);
     const properties = options.delta === undefined ? { part } : { part, delta: options.delta };
     await this.sessions.publish(part.sessionID, 'message.part.updated', properties, options.directory ?? directory);
     return part;
@@ -80,6 +82,7 @@ export class MessageService {
 
   async removePart(sessionID: string, messageID: string, partID: string, target: EventTarget = {}): Promise<void> {
     await this.sessions.locate(sessionID);
+    await this.writer.settle();
     const result = await this.partRows.delete({ id: partID, sessionID, messageID });
     if (!result.affected) throw new NotFoundError(`Part not found: ${partID}`);
     await this.sessions.publish(sessionID, 'message.part.removed', { sessionID, messageID, partID }, target.directory);
@@ -87,6 +90,7 @@ export class MessageService {
 
   async removeMessage(sessionID: string, messageID: string, target: EventTarget = {}): Promise<void> {
     await this.sessions.locate(sessionID);
+    await this.writer.settle();
     const removed = await this.dataSource.transaction(async (manager) => {
       await manager.delete(PartEntity, { messageID, sessionID });
       return (await manager.delete(MessageEntity, { id: messageID, sessionID })).affected;
@@ -97,6 +101,7 @@ export class MessageService {
 
   async list(sessionID: string, options: { limit?: number } = {}): Promise<MessageWithParts[]> {
     await this.sessions.locate(sessionID);
+    await this.writer.settle();
     const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : undefined;
     const rows = await this.messages.find({
       select: { id: true, data: true },
@@ -128,6 +133,7 @@ export class MessageService {
   }
 
   async parts(messageID: string): Promise<Part[]> {
+    await this.writer.settle();
     const rows = await this.partRows.find({ select: { id: true, data: true }, where: { messageID }, order: { id: 'ASC' } });
     return rows.map((row) => JSON.parse(row.data) as Part);
   }
