@@ -12,19 +12,44 @@ interface ColumnFacts {
   default: string | null;
 }
 
-const text = (notNull: boolean, def: string | null = null): ColumnFacts => ({ type: 'TEXT', notNull, default: def });
-const integer = (notNull: boolean, def: string | null): ColumnFacts => ({ type: 'INTEGER', notNull, default: def });
+const text = (notNull: boolean, def: string | null = null): ColumnFacts => ({
+  type: 'TEXT',
+  notNull,
+  default: def,
+});
+const integer = (notNull: boolean, def: string | null): ColumnFacts => ({
+  type: 'INTEGER',
+  notNull,
+  default: def,
+});
 const now: ColumnFacts = { type: 'TIMESTAMP', notNull: false, default: 'now' };
 
 /** The spec's five tables (spec 002 §2), column by column. */
-const SPEC: Record<string, { columns: Record<string, ColumnFacts>; primaryKey: string[]; foreignKeys: string[] }> = {
+const SPEC: Record<
+  string,
+  { columns: Record<string, ColumnFacts>; primaryKey: string[]; foreignKeys: string[] }
+> = {
   middlewares: {
-    columns: { id: text(true), name: text(true), type: text(true), config: text(true), created_at: now, updated_at: now },
+    columns: {
+      id: text(true),
+      name: text(true),
+      type: text(true),
+      config: text(true),
+      created_at: now,
+      updated_at: now,
+    },
     primaryKey: ['id'],
     foreignKeys: [],
   },
   services: {
-    columns: { id: text(true), name: text(true), type: text(true), config: text(true), created_at: now, updated_at: now },
+    columns: {
+      id: text(true),
+      name: text(true),
+      type: text(true),
+      config: text(true),
+      created_at: now,
+      updated_at: now,
+    },
     primaryKey: ['id'],
     foreignKeys: [],
   },
@@ -51,21 +76,35 @@ const SPEC: Record<string, { columns: Record<string, ColumnFacts>; primaryKey: s
     foreignKeys: [],
   },
   resource_middlewares: {
-    columns: { resource_id: text(true), middleware_id: text(true), priority: integer(true, '200'), created_at: now },
+    columns: {
+      resource_id: text(true),
+      middleware_id: text(true),
+      priority: integer(true, '200'),
+      created_at: now,
+    },
     primaryKey: ['resource_id', 'middleware_id'],
-    foreignKeys: ['middleware_id -> middlewares(id) ON DELETE CASCADE', 'resource_id -> resources(id) ON DELETE CASCADE'],
+    foreignKeys: [
+      'middleware_id -> middlewares(id) ON DELETE CASCADE',
+      'resource_id -> resources(id) ON DELETE CASCADE',
+    ],
   },
   resource_services: {
     columns: { resource_id: text(true), service_id: text(true), created_at: now },
     primaryKey: ['resource_id', 'service_id'],
-    foreignKeys: ['resource_id -> resources(id) ON DELETE CASCADE', 'service_id -> services(id) ON DELETE CASCADE'],
+    foreignKeys: [
+      'resource_id -> resources(id) ON DELETE CASCADE',
+      'service_id -> services(id) ON DELETE CASCADE',
+    ],
   },
 };
 
 function normalizeDefault(value: string | null): string | null {
   if (value === null) return null;
   if (/^(CURRENT_TIMESTAMP|now\(\))$/i.test(value)) return 'now';
-  return value.replace(/::[a-z ]+$/, '').replace(/^\(?'(.*)'\)?$/, '$1').replace(/^\((.*)\)$/, '$1');
+  return value
+    .replace(/::[a-z ]+$/, '')
+    .replace(/^\(?'(.*)'\)?$/, '$1')
+    .replace(/^\((.*)\)$/, '$1');
 }
 
 function normalizeType(type: string): ColumnFacts['type'] {
@@ -87,7 +126,12 @@ async function describeTable(db: DataSource, table: string) {
       `SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
       [table],
     );
-    for (const r of rows) columns[r.column_name] = { type: normalizeType(r.data_type), notNull: r.is_nullable === 'NO', default: normalizeDefault(r.column_default) };
+    for (const r of rows)
+      columns[r.column_name] = {
+        type: normalizeType(r.data_type),
+        notNull: r.is_nullable === 'NO',
+        default: normalizeDefault(r.column_default),
+      };
     const pk = await db.query(
       `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = $1::regclass AND i.indisprimary`,
       [table],
@@ -100,14 +144,23 @@ async function describeTable(db: DataSource, table: string) {
        WHERE c.conrelid = $1::regclass AND c.contype = 'f'`,
       [table],
     );
-    foreignKeys = fks.map((f: any) => `${f.from} -> ${f.table}(${f.to}) ON DELETE ${f.onDelete === 'c' ? 'CASCADE' : f.onDelete}`);
+    foreignKeys = fks.map(
+      (f: any) => `${f.from} -> ${f.table}(${f.to}) ON DELETE ${f.onDelete === 'c' ? 'CASCADE' : f.onDelete}`,
+    );
   } else {
     const rows = await db.query(`PRAGMA table_info("${table}")`);
     for (const r of rows) {
       // SQLite reports NOT NULL only when declared; a primary key column is declared NOT NULL here.
-      columns[r.name] = { type: normalizeType(r.type), notNull: r.notnull === 1, default: normalizeDefault(r.dflt_value) };
+      columns[r.name] = {
+        type: normalizeType(r.type),
+        notNull: r.notnull === 1,
+        default: normalizeDefault(r.dflt_value),
+      };
     }
-    primaryKey = rows.filter((r: any) => r.pk > 0).sort((a: any, b: any) => a.pk - b.pk).map((r: any) => r.name);
+    primaryKey = rows
+      .filter((r: any) => r.pk > 0)
+      .sort((a: any, b: any) => a.pk - b.pk)
+      .map((r: any) => r.name);
     const fks = await db.query(`PRAGMA foreign_key_list("${table}")`);
     foreignKeys = fks.map((f: any) => `${f.from} -> ${f.table}(${f.to}) ON DELETE ${f.on_delete}`);
   }
@@ -121,7 +174,12 @@ async function schemaOf(db: DataSource) {
 }
 
 const expectedSchema = () =>
-  Object.fromEntries(Object.entries(SPEC).map(([t, s]) => [t, { columns: s.columns, primaryKey: [...s.primaryKey].sort(), foreignKeys: s.foreignKeys }]));
+  Object.fromEntries(
+    Object.entries(SPEC).map(([t, s]) => [
+      t,
+      { columns: s.columns, primaryKey: [...s.primaryKey].sort(), foreignKeys: s.foreignKeys },
+    ]),
+  );
 
 async function defaultRowIds(db: DataSource) {
   const middlewares = await db.query(`SELECT id, name, type FROM "middlewares" ORDER BY id`);
@@ -162,7 +220,9 @@ describe('routing manager: migration on an empty database', () => {
 
   it('changes nothing when run again (rows kept as the user left them)', async () => {
     await db.query(`UPDATE "services" SET name = 'Mine' WHERE id = 'simple-lb'`);
-    const before = await db.query(`SELECT id, name, type, config FROM "middlewares" UNION ALL SELECT id, name, type, config FROM "services" ORDER BY id`);
+    const before = await db.query(
+      `SELECT id, name, type, config FROM "middlewares" UNION ALL SELECT id, name, type, config FROM "services" ORDER BY id`,
+    );
     const runner = db.createQueryRunner();
     try {
       await adoptOrCreateSchema(runner, db.options.type === 'postgres' ? 'postgres' : 'sqlite');
@@ -170,7 +230,11 @@ describe('routing manager: migration on an empty database', () => {
       await runner.release();
     }
     expect(await schemaOf(db)).toEqual(expectedSchema());
-    expect(await db.query(`SELECT id, name, type, config FROM "middlewares" UNION ALL SELECT id, name, type, config FROM "services" ORDER BY id`)).toEqual(before);
+    expect(
+      await db.query(
+        `SELECT id, name, type, config FROM "middlewares" UNION ALL SELECT id, name, type, config FROM "services" ORDER BY id`,
+      ),
+    ).toEqual(before);
   });
 
   it('does not bring back a default the user deleted when the server restarts', async () => {
@@ -208,7 +272,13 @@ describe('routing manager: adopting a middleware-manager SQLite database', () =>
       INSERT INTO resource_middlewares (resource_id, middleware_id, priority) VALUES ('1-nextcloud-router', 'a1b2c3d4e5f60718', 150);
     `);
     v3.close();
-    const env = { KEEL_DATA_DIR: dataDir, KEEL_PORT: '0', KEEL_HOST: '127.0.0.1', KEEL_LOG_LEVEL: 'silent', DATABASE_URL: '' };
+    const env = {
+      KEEL_DATA_DIR: dataDir,
+      KEEL_PORT: '0',
+      KEEL_HOST: '127.0.0.1',
+      KEEL_LOG_LEVEL: 'silent',
+      DATABASE_URL: '',
+    };
     const keel = await startKeel({ reuse: { env } });
     try {
       const api = routingApi(keel.url);
@@ -218,7 +288,12 @@ describe('routing manager: adopting a middleware-manager SQLite database', () =>
         type: 'forwardAuth',
         config: { address: 'http://sso:9091/api/authz/forward-auth' },
       });
-      expect((await api('GET', '/api/middlewares')).body.map((m: { id: string }) => m.id).sort()).toEqual(['a1b2c3d4e5f60718', 'authelia', 'authentik', 'basic-auth']);
+      expect((await api('GET', '/api/middlewares')).body.map((m: { id: string }) => m.id).sort()).toEqual([
+        'a1b2c3d4e5f60718',
+        'authelia',
+        'authentik',
+        'basic-auth',
+      ]);
       expect((await api('GET', '/api/services')).body).toHaveLength(3);
       expect((await api('GET', '/api/resources/1-nextcloud-router')).body).toMatchObject({
         host: 'cloud.example.com',
@@ -229,10 +304,15 @@ describe('routing manager: adopting a middleware-manager SQLite database', () =>
         custom_headers: '',
         middlewares: 'a1b2c3d4e5f60718:Geo:150',
       });
-      const columns = (await keel.keel.app.get(DataSource).query(`PRAGMA table_info("resources")`)).map((c: { name: string }) => c.name);
+      const columns = (await keel.keel.app.get(DataSource).query(`PRAGMA table_info("resources")`)).map(
+        (c: { name: string }) => c.name,
+      );
       expect(columns).toEqual(expect.arrayContaining(Object.keys(SPEC.resources.columns)));
       const { body } = await api('GET', '/api/v1/traefik-config');
-      expect(body.http.routers['1-nextcloud-router-auth'].middlewares).toEqual(['a1b2c3d4e5f60718@http', 'badger@http']);
+      expect(body.http.routers['1-nextcloud-router-auth'].middlewares).toEqual([
+        'a1b2c3d4e5f60718@http',
+        'badger@http',
+      ]);
     } finally {
       await keel.keel.app.close();
       rmSync(dataDir, { recursive: true, force: true });

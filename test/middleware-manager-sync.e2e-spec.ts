@@ -13,7 +13,12 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
   let traefik: FakeRoutingUpstream;
 
   const statuses = async () =>
-    Object.fromEntries(((await api('GET', '/api/resources')).body as { id: string; status: string }[]).map((r) => [r.id, r.status]));
+    Object.fromEntries(
+      ((await api('GET', '/api/resources')).body as { id: string; status: string }[]).map((r) => [
+        r.id,
+        r.status,
+      ]),
+    );
 
   beforeAll(async () => {
     pangolin = await new FakeRoutingUpstream().start();
@@ -36,46 +41,118 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
     expect(initial.body).toEqual({
       active_source: 'pangolin',
       sources: {
-        pangolin: { type: 'pangolin', url: 'http://pangolin:3001/api/v1', basic_auth: { username: '', password: '' } },
+        pangolin: {
+          type: 'pangolin',
+          url: 'http://pangolin:3001/api/v1',
+          basic_auth: { username: '', password: '' },
+        },
         traefik: { type: 'traefik', url: 'http://traefik:8080', basic_auth: { username: '', password: '' } },
       },
     });
     pangolin.credentials = { username: 'mm', password: 's3cret' };
-    const saved = await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: `${pangolin.url}/`, basic_auth: { username: 'mm', password: 's3cret' } });
+    const saved = await api('PUT', '/api/datasource/pangolin', {
+      type: 'pangolin',
+      url: `${pangolin.url}/`,
+      basic_auth: { username: 'mm', password: 's3cret' },
+    });
     expect(saved).toEqual({
       status: 200,
-      body: { message: 'Data source updated successfully', name: 'pangolin', config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } } },
+      body: {
+        message: 'Data source updated successfully',
+        name: 'pangolin',
+        config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } },
+      },
     });
-    expect((await api('GET', '/api/datasource')).body.sources.pangolin.basic_auth).toEqual({ username: 'mm', password: MASK });
+    expect((await api('GET', '/api/datasource')).body.sources.pangolin.basic_auth).toEqual({
+      username: 'mm',
+      password: MASK,
+    });
     expect(await api('GET', '/api/datasource/active')).toEqual({
       status: 200,
-      body: { name: 'pangolin', config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } } },
+      body: {
+        name: 'pangolin',
+        config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } },
+      },
     });
     // A UI echoing the mask back keeps the stored password.
-    await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } });
-    expect(await api('POST', '/api/datasource/pangolin/test', {})).toEqual({ status: 200, body: { message: 'Connection test successful', name: 'pangolin' } });
-    expect(pangolin.requests.at(-1)).toEqual({ path: '/traefik-config', authorization: `Basic ${Buffer.from('mm:s3cret').toString('base64')}` });
+    await api('PUT', '/api/datasource/pangolin', {
+      type: 'pangolin',
+      url: pangolin.url,
+      basic_auth: { username: 'mm', password: MASK },
+    });
+    expect(await api('POST', '/api/datasource/pangolin/test', {})).toEqual({
+      status: 200,
+      body: { message: 'Connection test successful', name: 'pangolin' },
+    });
+    expect(pangolin.requests.at(-1)).toEqual({
+      path: '/traefik-config',
+      authorization: `Basic ${Buffer.from('mm:s3cret').toString('base64')}`,
+    });
     expectRoutingError(
-      await api('POST', '/api/datasource/pangolin/test', { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: 'wrong' } }),
+      await api('POST', '/api/datasource/pangolin/test', {
+        type: 'pangolin',
+        url: pangolin.url,
+        basic_auth: { username: 'mm', password: 'wrong' },
+      }),
       400,
       'Connection test failed',
     );
-    expectRoutingError(await api('POST', '/api/datasource/nowhere/test'), 404, 'data source not found: nowhere');
-    expectRoutingError(await api('PUT', '/api/datasource/x', { type: 'consul', url: 'http://127.0.0.1:1' }), 400, 'type');
-    expectRoutingError(await api('PUT', '/api/datasource/x', { type: 'traefik', url: 'not a url' }), 400, 'url');
-    expectRoutingError(await api('PUT', '/api/datasource/active', { name: 'nowhere' }), 400, 'data source not found: nowhere');
+    expectRoutingError(
+      await api('POST', '/api/datasource/nowhere/test'),
+      404,
+      'data source not found: nowhere',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/x', { type: 'consul', url: 'http://127.0.0.1:1' }),
+      400,
+      'type',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/x', { type: 'traefik', url: 'not a url' }),
+      400,
+      'url',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/active', { name: 'nowhere' }),
+      400,
+      'data source not found: nowhere',
+    );
     expectRoutingError(await api('PUT', '/api/datasource/active', {}), 400, 'name');
   });
 
   it('imports Pangolin routers, disables vanished ones, re-activates returning ones', async () => {
     pangolin.routers = {
-      '1-nextcloud-router': { rule: 'Host(`cloud.example.com`)', service: '1-nextcloud-service', entryPoints: ['websecure'], tls: { certResolver: 'letsencrypt' } },
-      '1-nextcloud-router-redirect': { rule: 'Host(`cloud.example.com`)', service: '1-nextcloud-service', entryPoints: ['web'] },
-      '2-photos-router': { rule: 'Host(`photos.example.com`) && PathPrefix(`/`)', service: '2-photos-service', entryPoints: ['websecure'], tls: { certResolver: 'letsencrypt' } },
-      'next-router': { rule: 'Host(`pangolin.example.com`)', service: 'next-service', tls: { certResolver: 'letsencrypt' } },
+      '1-nextcloud-router': {
+        rule: 'Host(`cloud.example.com`)',
+        service: '1-nextcloud-service',
+        entryPoints: ['websecure'],
+        tls: { certResolver: 'letsencrypt' },
+      },
+      '1-nextcloud-router-redirect': {
+        rule: 'Host(`cloud.example.com`)',
+        service: '1-nextcloud-service',
+        entryPoints: ['web'],
+      },
+      '2-photos-router': {
+        rule: 'Host(`photos.example.com`) && PathPrefix(`/`)',
+        service: '2-photos-service',
+        entryPoints: ['websecure'],
+        tls: { certResolver: 'letsencrypt' },
+      },
+      'next-router': {
+        rule: 'Host(`pangolin.example.com`)',
+        service: 'next-service',
+        tls: { certResolver: 'letsencrypt' },
+      },
     };
     const events = await SseClient.open(`${keel.url}/global/event`);
-    expect(await watcher.syncOnce()).toEqual({ source: 'pangolin', added: ['1-nextcloud-router', '2-photos-router'], updated: [], reactivated: [], disabled: [] });
+    expect(await watcher.syncOnce()).toEqual({
+      source: 'pangolin',
+      added: ['1-nextcloud-router', '2-photos-router'],
+      updated: [],
+      reactivated: [],
+      disabled: [],
+    });
     const frame: any = await events.next((f: any) => f.payload?.type === 'routing.resources.synced');
     expect(frame.payload.properties.added).toEqual(['1-nextcloud-router', '2-photos-router']);
     events.close();
@@ -94,33 +171,58 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
     expect((await api('GET', '/api/resources/2-photos-router')).body.host).toBe('photos.example.com');
 
     // Nothing changed: a second sync is a no-op.
-    expect(await watcher.syncOnce()).toEqual({ source: 'pangolin', added: [], updated: [], reactivated: [], disabled: [] });
+    expect(await watcher.syncOnce()).toEqual({
+      source: 'pangolin',
+      added: [],
+      updated: [],
+      reactivated: [],
+      disabled: [],
+    });
 
     // Vanish: disabled, assignments kept.
-    await api('POST', '/api/resources/2-photos-router/middlewares', { middleware_id: 'basic-auth', priority: 150 });
+    await api('POST', '/api/resources/2-photos-router/middlewares', {
+      middleware_id: 'basic-auth',
+      priority: 150,
+    });
     await api('PUT', '/api/resources/2-photos-router/config/priority', { router_priority: 321 });
     const photos = pangolin.routers['2-photos-router'];
     delete pangolin.routers['2-photos-router'];
     expect((await watcher.syncOnce())?.disabled).toEqual(['2-photos-router']);
     expect(await statuses()).toEqual({ '1-nextcloud-router': 'active', '2-photos-router': 'disabled' });
-    expect((await api('GET', '/api/resources/2-photos-router')).body.middlewares).toBe('authelia:Authelia:300,basic-auth:Basic Auth:150');
+    expect((await api('GET', '/api/resources/2-photos-router')).body.middlewares).toBe(
+      'authelia:Authelia:300,basic-auth:Basic Auth:150',
+    );
 
     // Return: re-activated with the user's settings and assignments.
     pangolin.routers['2-photos-router'] = photos;
     expect((await watcher.syncOnce())?.reactivated).toEqual(['2-photos-router']);
-    expect((await api('GET', '/api/resources/2-photos-router')).body).toMatchObject({ status: 'active', router_priority: 321, middlewares: 'authelia:Authelia:300,basic-auth:Basic Auth:150' });
+    expect((await api('GET', '/api/resources/2-photos-router')).body).toMatchObject({
+      status: 'active',
+      router_priority: 321,
+      middlewares: 'authelia:Authelia:300,basic-auth:Basic Auth:150',
+    });
   });
 
   it('follows renames exactly: a new host updates the row, a new router id is a new resource', async () => {
     pangolin.routers['1-nextcloud-router'].rule = 'Host(`files.example.com`)';
     expect((await watcher.syncOnce())?.updated).toEqual(['1-nextcloud-router']);
-    expect((await api('GET', '/api/resources/1-nextcloud-router')).body).toMatchObject({ host: 'files.example.com', middlewares: 'authelia:Authelia:300' });
+    expect((await api('GET', '/api/resources/1-nextcloud-router')).body).toMatchObject({
+      host: 'files.example.com',
+      middlewares: 'authelia:Authelia:300',
+    });
 
     // `2-photos-router-v2` must not be bound to `2-photos-router` by prefix (v3 did).
     pangolin.routers['2-photos-router-v2'] = pangolin.routers['2-photos-router'];
     delete pangolin.routers['2-photos-router'];
-    expect(await watcher.syncOnce()).toMatchObject({ added: ['2-photos-router-v2'], disabled: ['2-photos-router'] });
-    expect(await statuses()).toEqual({ '1-nextcloud-router': 'active', '2-photos-router': 'disabled', '2-photos-router-v2': 'active' });
+    expect(await watcher.syncOnce()).toMatchObject({
+      added: ['2-photos-router-v2'],
+      disabled: ['2-photos-router'],
+    });
+    expect(await statuses()).toEqual({
+      '1-nextcloud-router': 'active',
+      '2-photos-router': 'disabled',
+      '2-photos-router-v2': 'active',
+    });
   });
 
   it('changes nothing when the fetch fails', async () => {
@@ -144,12 +246,23 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
         tls: { domains: [{ main: 'whoami.example.com', sans: ['www.whoami.example.com'] }] },
       },
       'api@internal': { rule: 'PathPrefix(`/api`)', service: 'api@internal', provider: 'internal' },
-      'dashboard@internal': { rule: 'Host(`traefik.example.com`)', service: 'dashboard@internal', provider: 'internal' },
+      'dashboard@internal': {
+        rule: 'Host(`traefik.example.com`)',
+        service: 'dashboard@internal',
+        provider: 'internal',
+      },
       'whoami-auth@file': { rule: 'Host(`whoami.example.com`)', service: 'whoami@docker', provider: 'file' },
-      '1-nextcloud-router-auth@file': { rule: 'Host(`files.example.com`)', service: 'x@http', provider: 'file' },
+      '1-nextcloud-router-auth@file': {
+        rule: 'Host(`files.example.com`)',
+        service: 'x@http',
+        provider: 'file',
+      },
     };
     await api('PUT', '/api/datasource/traefik', { type: 'traefik', url: traefik.url });
-    expect(await api('PUT', '/api/datasource/active', { name: 'traefik' })).toEqual({ status: 200, body: { message: 'Data source updated successfully', name: 'traefik' } });
+    expect(await api('PUT', '/api/datasource/active', { name: 'traefik' })).toEqual({
+      status: 200,
+      body: { message: 'Data source updated successfully', name: 'traefik' },
+    });
     const result = await watcher.syncOnce();
     expect(result).toEqual({
       source: 'traefik',
@@ -173,7 +286,9 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
 describe('routing manager: the watcher runs on its interval and stops with the application', () => {
   it('polls the configured source on its own and stops on close', async () => {
     const upstream = await new FakeRoutingUpstream().start();
-    upstream.routers = { 'a-router': { rule: 'Host(`a.example.com`)', service: 'a-service', tls: { certResolver: 'le' } } };
+    upstream.routers = {
+      'a-router': { rule: 'Host(`a.example.com`)', service: 'a-service', tls: { certResolver: 'le' } },
+    };
     process.env.KEEL_MM_CHECK_INTERVAL_SECONDS = '0.1';
     process.env.KEEL_MM_PANGOLIN_URL = upstream.url;
     const keel = await startKeel();

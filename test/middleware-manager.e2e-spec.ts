@@ -21,13 +21,29 @@ const DEFAULT_MIDDLEWARES = [
     config: {
       address: 'http://authentik:9000/outpost.goauthentik.io/auth/traefik',
       trustForwardHeader: true,
-      authResponseHeaders: ['X-authentik-username', 'X-authentik-groups', 'X-authentik-email', 'X-authentik-name', 'X-authentik-uid'],
+      authResponseHeaders: [
+        'X-authentik-username',
+        'X-authentik-groups',
+        'X-authentik-email',
+        'X-authentik-name',
+        'X-authentik-uid',
+      ],
     },
   },
-  { id: 'basic-auth', name: 'Basic Auth', type: 'basicAuth', config: { users: ['admin:$apr1$H6uskkkW$IgXLP6ewTrSuBkTrqE8wj/'] } },
+  {
+    id: 'basic-auth',
+    name: 'Basic Auth',
+    type: 'basicAuth',
+    config: { users: ['admin:$apr1$H6uskkkW$IgXLP6ewTrSuBkTrqE8wj/'] },
+  },
 ];
 const DEFAULT_SERVICES = [
-  { id: 'simple-lb', name: 'Simple LoadBalancer', type: 'loadBalancer', config: { servers: [{ url: 'http://localhost:8080' }] } },
+  {
+    id: 'simple-lb',
+    name: 'Simple LoadBalancer',
+    type: 'loadBalancer',
+    config: { servers: [{ url: 'http://localhost:8080' }] },
+  },
   {
     id: 'weighted-demo',
     name: 'Weighted Service Demo',
@@ -39,16 +55,33 @@ const DEFAULT_SERVICES = [
       ],
     },
   },
-  { id: 'failover-demo', name: 'Failover Demo', type: 'failover', config: { service: 'main', fallback: 'backup' } },
+  {
+    id: 'failover-demo',
+    name: 'Failover Demo',
+    type: 'failover',
+    config: { service: 'main', fallback: 'backup' },
+  },
 ];
 
 /** Inserts a resource the way the data-source watcher does (resources have no create endpoint). */
-async function insertResource(db: DataSource, id: string, host: string, extra: Record<string, unknown> = {}): Promise<void> {
+async function insertResource(
+  db: DataSource,
+  id: string,
+  host: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await db
     .createQueryBuilder()
     .insert()
     .into('resources')
-    .values({ id, host, service_id: `${id.replace(/-router$/, '')}-service`, org_id: 'unknown', site_id: 'unknown', ...extra })
+    .values({
+      id,
+      host,
+      service_id: `${id.replace(/-router$/, '')}-service`,
+      org_id: 'unknown',
+      site_id: 'unknown',
+      ...extra,
+    })
     .execute();
 }
 
@@ -86,22 +119,47 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
 
   it('creates, reads, replaces and deletes middlewares with 16-hex ids, publishing events', async () => {
     const events = await SseClient.open(`${keel.url}/global/event`);
-    const created = await api('POST', '/api/middlewares', { name: 'Strip', type: 'stripPrefix', config: { prefixes: ['/app'] } });
+    const created = await api('POST', '/api/middlewares', {
+      name: 'Strip',
+      type: 'stripPrefix',
+      config: { prefixes: ['/app'] },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{16}$/), name: 'Strip', type: 'stripPrefix', config: { prefixes: ['/app'] } });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      name: 'Strip',
+      type: 'stripPrefix',
+      config: { prefixes: ['/app'] },
+    });
     const id = created.body.id;
     const frame: any = await events.next((f: any) => f.payload?.type === 'routing.middleware.created');
     expect(frame.payload.properties.middleware).toEqual(created.body);
     expect(await api('GET', `/api/middlewares/${id}`)).toEqual({ status: 200, body: created.body });
 
-    const replaced = await api('PUT', `/api/middlewares/${id}`, { name: 'Prefix', type: 'addPrefix', config: { prefix: '/v2' } });
-    expect(replaced).toEqual({ status: 200, body: { id, name: 'Prefix', type: 'addPrefix', config: { prefix: '/v2' } } });
+    const replaced = await api('PUT', `/api/middlewares/${id}`, {
+      name: 'Prefix',
+      type: 'addPrefix',
+      config: { prefix: '/v2' },
+    });
+    expect(replaced).toEqual({
+      status: 200,
+      body: { id, name: 'Prefix', type: 'addPrefix', config: { prefix: '/v2' } },
+    });
     await events.next((f: any) => f.payload?.type === 'routing.middleware.updated');
 
-    expect(await api('DELETE', `/api/middlewares/${id}`)).toEqual({ status: 200, body: { message: 'Middleware deleted successfully' } });
-    await events.next((f: any) => f.payload?.type === 'routing.middleware.deleted' && f.payload.properties.id === id);
+    expect(await api('DELETE', `/api/middlewares/${id}`)).toEqual({
+      status: 200,
+      body: { message: 'Middleware deleted successfully' },
+    });
+    await events.next(
+      (f: any) => f.payload?.type === 'routing.middleware.deleted' && f.payload.properties.id === id,
+    );
     expectRoutingError(await api('GET', `/api/middlewares/${id}`), 404, 'Middleware not found');
-    expectRoutingError(await api('PUT', `/api/middlewares/${id}`, { name: 'x', type: 'compress', config: {} }), 404, 'Middleware not found');
+    expectRoutingError(
+      await api('PUT', `/api/middlewares/${id}`, { name: 'x', type: 'compress', config: {} }),
+      404,
+      'Middleware not found',
+    );
     expectRoutingError(await api('DELETE', `/api/middlewares/${id}`), 404, 'Middleware not found');
     events.close();
   });
@@ -109,49 +167,143 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
   it('refuses bad middleware bodies with 400 naming the field', async () => {
     expectRoutingError(await api('POST', '/api/middlewares', { type: 'compress', config: {} }), 400, 'name');
     expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'compress' }), 400, 'config');
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'compress', config: null }), 400, 'config');
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'compress', config: [1] }), 400, 'config');
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'nope', config: {} }), 400, 'Invalid middleware type: nope');
+    expectRoutingError(
+      await api('POST', '/api/middlewares', { name: 'x', type: 'compress', config: null }),
+      400,
+      'config',
+    );
+    expectRoutingError(
+      await api('POST', '/api/middlewares', { name: 'x', type: 'compress', config: [1] }),
+      400,
+      'config',
+    );
+    expectRoutingError(
+      await api('POST', '/api/middlewares', { name: 'x', type: 'nope', config: {} }),
+      400,
+      'Invalid middleware type: nope',
+    );
     // Required by Traefik although its schema leaves it optional.
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'forwardAuth', config: { trustForwardHeader: true } }), 400, 'config.address');
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'basicAuth', config: {} }), 400, 'config.users');
+    expectRoutingError(
+      await api('POST', '/api/middlewares', {
+        name: 'x',
+        type: 'forwardAuth',
+        config: { trustForwardHeader: true },
+      }),
+      400,
+      'config.address',
+    );
+    expectRoutingError(
+      await api('POST', '/api/middlewares', { name: 'x', type: 'basicAuth', config: {} }),
+      400,
+      'config.users',
+    );
     // A field Traefik does not know would break its whole file (reference issue #70).
     expectRoutingError(
-      await api('POST', '/api/middlewares', { name: 'x', type: 'redirectScheme', config: { scheme: 'https', browserXssFilter: true } }),
+      await api('POST', '/api/middlewares', {
+        name: 'x',
+        type: 'redirectScheme',
+        config: { scheme: 'https', browserXssFilter: true },
+      }),
       400,
       'config.browserXssFilter',
     );
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'retry', config: { attempts: 'three' } }), 400, 'config.attempts');
-    expectRoutingError(await api('POST', '/api/middlewares', { name: 'x', type: 'plugin', config: {} }), 400, 'config');
+    expectRoutingError(
+      await api('POST', '/api/middlewares', { name: 'x', type: 'retry', config: { attempts: 'three' } }),
+      400,
+      'config.attempts',
+    );
+    expectRoutingError(
+      await api('POST', '/api/middlewares', { name: 'x', type: 'plugin', config: {} }),
+      400,
+      'config',
+    );
     expectRoutingError(await api('POST', '/api/middlewares', [1, 2]), 400, 'must be a JSON object');
-    const malformed = await fetch(`${keel.url}/api/middlewares`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+    const malformed = await fetch(`${keel.url}/api/middlewares`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expectRoutingError({ status: malformed.status, body: await malformed.json() }, 400, /.+/);
     expect((await api('GET', '/api/middlewares')).body).toHaveLength(3);
   });
 
   it('validates services per type and protocol', async () => {
-    const tcp = await api('POST', '/api/services', { name: 'db', type: 'loadBalancer', config: { servers: [{ address: '10.0.0.5:5432' }] } });
+    const tcp = await api('POST', '/api/services', {
+      name: 'db',
+      type: 'loadBalancer',
+      config: { servers: [{ address: '10.0.0.5:5432' }] },
+    });
     expect(tcp.status).toBe(201);
-    expectRoutingError(await api('POST', '/api/services', { name: 'x', type: 'roundRobin', config: {} }), 400, 'Invalid service type: roundRobin');
-    expectRoutingError(await api('POST', '/api/services', { name: 'x', type: 'loadBalancer', config: {} }), 400, 'config.servers');
-    expectRoutingError(await api('POST', '/api/services', { name: 'x', type: 'loadBalancer', config: { servers: [{ uri: 'http://a' }] } }), 400, 'config.servers.0');
-    expectRoutingError(await api('POST', '/api/services', { name: 'x', type: 'failover', config: { service: 'main' } }), 400, 'config.fallback');
-    expectRoutingError(await api('POST', '/api/services', { name: 'x', type: 'weighted', config: { services: [{ name: 'a', weight: 'heavy' }] } }), 400, 'config.services.0.weight');
-    expect(await api('DELETE', `/api/services/${tcp.body.id}`)).toEqual({ status: 200, body: { message: 'Service deleted successfully' } });
+    expectRoutingError(
+      await api('POST', '/api/services', { name: 'x', type: 'roundRobin', config: {} }),
+      400,
+      'Invalid service type: roundRobin',
+    );
+    expectRoutingError(
+      await api('POST', '/api/services', { name: 'x', type: 'loadBalancer', config: {} }),
+      400,
+      'config.servers',
+    );
+    expectRoutingError(
+      await api('POST', '/api/services', {
+        name: 'x',
+        type: 'loadBalancer',
+        config: { servers: [{ uri: 'http://a' }] },
+      }),
+      400,
+      'config.servers.0',
+    );
+    expectRoutingError(
+      await api('POST', '/api/services', { name: 'x', type: 'failover', config: { service: 'main' } }),
+      400,
+      'config.fallback',
+    );
+    expectRoutingError(
+      await api('POST', '/api/services', {
+        name: 'x',
+        type: 'weighted',
+        config: { services: [{ name: 'a', weight: 'heavy' }] },
+      }),
+      400,
+      'config.services.0.weight',
+    );
+    expect(await api('DELETE', `/api/services/${tcp.body.id}`)).toEqual({
+      status: 200,
+      body: { message: 'Service deleted successfully' },
+    });
     expectRoutingError(await api('GET', '/api/services/nope'), 404, 'Service not found');
   });
 
   it('assigns middlewares and services to resources, keeping the v3 fields', async () => {
     await insertResource(db, '1-nextcloud-router', 'cloud.example.com');
     const events = await SseClient.open(`${keel.url}/global/event`);
-    expect(await api('POST', '/api/resources/1-nextcloud-router/middlewares', { middleware_id: 'basic-auth', priority: 100 })).toEqual({
+    expect(
+      await api('POST', '/api/resources/1-nextcloud-router/middlewares', {
+        middleware_id: 'basic-auth',
+        priority: 100,
+      }),
+    ).toEqual({
       status: 200,
       body: { resource_id: '1-nextcloud-router', middleware_id: 'basic-auth', priority: 100 },
     });
-    await events.next((f: any) => f.payload?.type === 'routing.resource.updated' && f.payload.properties.id === '1-nextcloud-router');
-    expect((await api('POST', '/api/resources/1-nextcloud-router/middlewares', { middleware_id: 'authelia', priority: 0 })).body.priority).toBe(200);
+    await events.next(
+      (f: any) =>
+        f.payload?.type === 'routing.resource.updated' && f.payload.properties.id === '1-nextcloud-router',
+    );
+    expect(
+      (
+        await api('POST', '/api/resources/1-nextcloud-router/middlewares', {
+          middleware_id: 'authelia',
+          priority: 0,
+        })
+      ).body.priority,
+    ).toBe(200);
     const bulk = await api('POST', '/api/resources/1-nextcloud-router/middlewares/bulk', {
-      middlewares: [{ middleware_id: 'authelia', priority: 300 }, { middleware_id: 'ghost' }, { middleware_id: 'authentik' }],
+      middlewares: [
+        { middleware_id: 'authelia', priority: 300 },
+        { middleware_id: 'ghost' },
+        { middleware_id: 'authentik' },
+      ],
     });
     expect(bulk).toEqual({
       status: 200,
@@ -164,11 +316,16 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
         skipped: ['ghost'],
       },
     });
-    expect(await api('POST', '/api/resources/1-nextcloud-router/service', { service_id: 'simple-lb' })).toEqual({
+    expect(
+      await api('POST', '/api/resources/1-nextcloud-router/service', { service_id: 'simple-lb' }),
+    ).toEqual({
       status: 200,
       body: { resource_id: '1-nextcloud-router', service_id: 'simple-lb' },
     });
-    expect((await api('POST', '/api/resources/1-nextcloud-router/service', { service_id: 'failover-demo' })).status).toBe(200);
+    expect(
+      (await api('POST', '/api/resources/1-nextcloud-router/service', { service_id: 'failover-demo' }))
+        .status,
+    ).toBe(200);
     expect(await api('GET', '/api/resources/1-nextcloud-router/service')).toEqual({
       status: 200,
       body: { resource_id: '1-nextcloud-router', service: DEFAULT_SERVICES[2] },
@@ -208,41 +365,112 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
       status: 200,
       body: { message: 'Middleware removed from resource successfully' },
     });
-    expectRoutingError(await api('DELETE', '/api/resources/1-nextcloud-router/middlewares/authentik'), 404, 'Resource middleware relationship not found');
-    expectRoutingError(await api('DELETE', '/api/middlewares/authelia'), 409, 'Cannot delete middleware because it is used by 1 resource');
-    expectRoutingError(await api('DELETE', '/api/services/failover-demo'), 409, 'Cannot delete service because it is used by 1 resource');
-    expect(await api('DELETE', '/api/resources/1-nextcloud-router/service')).toEqual({ status: 200, body: { message: 'Service removed from resource successfully' } });
-    expectRoutingError(await api('DELETE', '/api/resources/1-nextcloud-router/service'), 404, 'Resource service relationship not found');
-    expectRoutingError(await api('GET', '/api/resources/1-nextcloud-router/service'), 404, 'No service assigned to this resource');
+    expectRoutingError(
+      await api('DELETE', '/api/resources/1-nextcloud-router/middlewares/authentik'),
+      404,
+      'Resource middleware relationship not found',
+    );
+    expectRoutingError(
+      await api('DELETE', '/api/middlewares/authelia'),
+      409,
+      'Cannot delete middleware because it is used by 1 resource',
+    );
+    expectRoutingError(
+      await api('DELETE', '/api/services/failover-demo'),
+      409,
+      'Cannot delete service because it is used by 1 resource',
+    );
+    expect(await api('DELETE', '/api/resources/1-nextcloud-router/service')).toEqual({
+      status: 200,
+      body: { message: 'Service removed from resource successfully' },
+    });
+    expectRoutingError(
+      await api('DELETE', '/api/resources/1-nextcloud-router/service'),
+      404,
+      'Resource service relationship not found',
+    );
+    expectRoutingError(
+      await api('GET', '/api/resources/1-nextcloud-router/service'),
+      404,
+      'No service assigned to this resource',
+    );
     events.close();
   });
 
   it('updates router settings with validation', async () => {
     const id = '1-nextcloud-router';
-    expect(await api('PUT', `/api/resources/${id}/config/http`, { entrypoints: 'web, websecure' })).toEqual({ status: 200, body: { id, entrypoints: 'web,websecure' } });
-    expect((await api('PUT', `/api/resources/${id}/config/http`, { entrypoints: '' })).body.entrypoints).toBe('websecure');
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/http`, { entrypoints: 'web secure!' }), 400, 'entrypoints');
-    expect(await api('PUT', `/api/resources/${id}/config/tls`, { tls_domains: 'www.cloud.example.com' })).toEqual({
+    expect(await api('PUT', `/api/resources/${id}/config/http`, { entrypoints: 'web, websecure' })).toEqual({
+      status: 200,
+      body: { id, entrypoints: 'web,websecure' },
+    });
+    expect((await api('PUT', `/api/resources/${id}/config/http`, { entrypoints: '' })).body.entrypoints).toBe(
+      'websecure',
+    );
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/http`, { entrypoints: 'web secure!' }),
+      400,
+      'entrypoints',
+    );
+    expect(
+      await api('PUT', `/api/resources/${id}/config/tls`, { tls_domains: 'www.cloud.example.com' }),
+    ).toEqual({
       status: 200,
       body: { id, tls_domains: 'www.cloud.example.com' },
     });
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/tls`, { tls_domains: 'bad domain' }), 400, 'tls_domains');
-    expect(await api('PUT', `/api/resources/${id}/config/tcp`, { tcp_enabled: true, tcp_entrypoints: '', tcp_sni_rule: '' })).toEqual({
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/tls`, { tls_domains: 'bad domain' }),
+      400,
+      'tls_domains',
+    );
+    expect(
+      await api('PUT', `/api/resources/${id}/config/tcp`, {
+        tcp_enabled: true,
+        tcp_entrypoints: '',
+        tcp_sni_rule: '',
+      }),
+    ).toEqual({
       status: 200,
       body: { id, tcp_enabled: true, tcp_entrypoints: 'tcp', tcp_sni_rule: '' },
     });
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/tcp`, { tcp_enabled: 'yes' }), 400, 'tcp_enabled');
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/tcp`, { tcp_enabled: true, tcp_sni_rule: 'Host(`x`)' }), 400, 'tcp_sni_rule');
-    expect(await api('PUT', `/api/resources/${id}/config/headers`, { custom_headers: { 'X-Forwarded-Proto': 'https' } })).toEqual({
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/tcp`, { tcp_enabled: 'yes' }),
+      400,
+      'tcp_enabled',
+    );
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/tcp`, { tcp_enabled: true, tcp_sni_rule: 'Host(`x`)' }),
+      400,
+      'tcp_sni_rule',
+    );
+    expect(
+      await api('PUT', `/api/resources/${id}/config/headers`, {
+        custom_headers: { 'X-Forwarded-Proto': 'https' },
+      }),
+    ).toEqual({
       status: 200,
       body: { id, custom_headers: { 'X-Forwarded-Proto': 'https' } },
     });
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/headers`, { custom_headers: { 'X-Num': 5 } }), 400, 'custom_headers.X-Num');
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/headers`, { custom_headers: { 'X-Num': 5 } }),
+      400,
+      'custom_headers.X-Num',
+    );
     expectRoutingError(await api('PUT', `/api/resources/${id}/config/headers`, {}), 400, 'custom_headers');
-    expect(await api('PUT', `/api/resources/${id}/config/priority`, { router_priority: 250 })).toEqual({ status: 200, body: { id, router_priority: 250 } });
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/priority`, { router_priority: 0 }), 400, 'router_priority');
+    expect(await api('PUT', `/api/resources/${id}/config/priority`, { router_priority: 250 })).toEqual({
+      status: 200,
+      body: { id, router_priority: 250 },
+    });
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/priority`, { router_priority: 0 }),
+      400,
+      'router_priority',
+    );
     expectRoutingError(await api('PUT', `/api/resources/${id}/config/priority`, {}), 400, 'router_priority');
-    expectRoutingError(await api('PUT', `/api/resources/${id}/config/priority`, { router_priority: 1.5 }), 400, 'router_priority');
+    expectRoutingError(
+      await api('PUT', `/api/resources/${id}/config/priority`, { router_priority: 1.5 }),
+      400,
+      'router_priority',
+    );
     const resource = (await api('GET', `/api/resources/${id}`)).body;
     expect(resource).toMatchObject({
       entrypoints: 'websecure',
@@ -252,20 +480,44 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
       custom_headers_map: { 'X-Forwarded-Proto': 'https' },
       router_priority: 250,
     });
-    expectRoutingError(await api('PUT', '/api/resources/ghost/config/http', { entrypoints: 'web' }), 404, 'Resource not found: ghost');
+    expectRoutingError(
+      await api('PUT', '/api/resources/ghost/config/http', { entrypoints: 'web' }),
+      404,
+      'Resource not found: ghost',
+    );
   });
 
   it('refuses every mutation of a disabled resource, deletes it only when disabled, and cascades', async () => {
     const id = '2-photos-router';
     await insertResource(db, id, 'photos.example.com');
-    expectRoutingError(await api('DELETE', `/api/resources/${id}`), 400, 'Only disabled resources can be deleted');
+    expectRoutingError(
+      await api('DELETE', `/api/resources/${id}`),
+      400,
+      'Only disabled resources can be deleted',
+    );
     await api('POST', `/api/resources/${id}/middlewares`, { middleware_id: 'basic-auth' });
     await api('POST', `/api/resources/${id}/service`, { service_id: 'simple-lb' });
     await db.query(`UPDATE "resources" SET status = 'disabled' WHERE id = '${id}'`);
-    expectRoutingError(await api('POST', `/api/resources/${id}/middlewares`, { middleware_id: 'authelia' }), 400, 'Cannot assign middleware to a disabled resource');
-    expectRoutingError(await api('POST', `/api/resources/${id}/middlewares/bulk`, { middlewares: [] }), 400, 'disabled resource');
-    expectRoutingError(await api('DELETE', `/api/resources/${id}/middlewares/basic-auth`), 400, 'disabled resource');
-    expectRoutingError(await api('POST', `/api/resources/${id}/service`, { service_id: 'simple-lb' }), 400, 'Cannot assign service to a disabled resource');
+    expectRoutingError(
+      await api('POST', `/api/resources/${id}/middlewares`, { middleware_id: 'authelia' }),
+      400,
+      'Cannot assign middleware to a disabled resource',
+    );
+    expectRoutingError(
+      await api('POST', `/api/resources/${id}/middlewares/bulk`, { middlewares: [] }),
+      400,
+      'disabled resource',
+    );
+    expectRoutingError(
+      await api('DELETE', `/api/resources/${id}/middlewares/basic-auth`),
+      400,
+      'disabled resource',
+    );
+    expectRoutingError(
+      await api('POST', `/api/resources/${id}/service`, { service_id: 'simple-lb' }),
+      400,
+      'Cannot assign service to a disabled resource',
+    );
     expectRoutingError(await api('DELETE', `/api/resources/${id}/service`), 400, 'disabled resource');
     for (const [path, body] of [
       ['http', { entrypoints: 'web' }],
@@ -274,12 +526,21 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
       ['headers', { custom_headers: {} }],
       ['priority', { router_priority: 5 }],
     ] as const) {
-      expectRoutingError(await api('PUT', `/api/resources/${id}/config/${path}`, body), 400, 'Cannot update a disabled resource');
+      expectRoutingError(
+        await api('PUT', `/api/resources/${id}/config/${path}`, body),
+        400,
+        'Cannot update a disabled resource',
+      );
     }
     expect((await api('GET', '/api/resources?status=disabled')).body.map((r: any) => r.id)).toEqual([id]);
-    expect((await api('GET', '/api/resources?status=active')).body.map((r: any) => r.id)).toEqual(['1-nextcloud-router']);
+    expect((await api('GET', '/api/resources?status=active')).body.map((r: any) => r.id)).toEqual([
+      '1-nextcloud-router',
+    ]);
     expectRoutingError(await api('GET', '/api/resources?status=gone'), 400, 'status');
-    expect(await api('DELETE', `/api/resources/${id}`)).toEqual({ status: 200, body: { message: 'Resource deleted successfully' } });
+    expect(await api('DELETE', `/api/resources/${id}`)).toEqual({
+      status: 200,
+      body: { message: 'Resource deleted successfully' },
+    });
     expectRoutingError(await api('GET', `/api/resources/${id}`), 404, `Resource not found: ${id}`);
     expect(await db.query(`SELECT * FROM "resource_middlewares" WHERE resource_id = '${id}'`)).toEqual([]);
     expect(await db.query(`SELECT * FROM "resource_services" WHERE resource_id = '${id}'`)).toEqual([]);
@@ -290,8 +551,12 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
     const mw = await api('POST', '/api/middlewares', { name: 'gz', type: 'compress', config: {} });
     await api('POST', '/api/resources/3-cascade-router/middlewares', { middleware_id: mw.body.id });
     await db.query(`DELETE FROM "middlewares" WHERE id = '${mw.body.id}'`);
-    expect(await db.query(`SELECT * FROM "resource_middlewares" WHERE middleware_id = '${mw.body.id}'`)).toEqual([]);
+    expect(
+      await db.query(`SELECT * FROM "resource_middlewares" WHERE middleware_id = '${mw.body.id}'`),
+    ).toEqual([]);
     await db.query(`DELETE FROM "resources" WHERE id = '3-cascade-router'`);
-    expect(await db.query(`SELECT * FROM "resource_middlewares" WHERE resource_id = '3-cascade-router'`)).toEqual([]);
+    expect(
+      await db.query(`SELECT * FROM "resource_middlewares" WHERE resource_id = '3-cascade-router'`),
+    ).toEqual([]);
   });
 });

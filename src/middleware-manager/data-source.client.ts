@@ -49,7 +49,11 @@ export function hostFromRule(rule: unknown): string | undefined {
   const host = /Host\(\s*[`"']([^`"']+)[`"']/.exec(rule);
   if (host) return host[1].trim();
   const regexp = /HostRegexp\(\s*[`"']([^`"']+)[`"']/.exec(rule);
-  if (regexp) return regexp[1].replace(/\{[^}]*\}/g, 'any').replace(/\.\+|\.\*/g, 'any-host').replace(/[\\^$]/g, '');
+  if (regexp)
+    return regexp[1]
+      .replace(/\{[^}]*\}/g, 'any')
+      .replace(/\.\+|\.\*/g, 'any-host')
+      .replace(/[\\^$]/g, '');
   const legacy = /Host:\s*([^\s,;]+)/.exec(rule);
   return legacy ? legacy[1] : undefined;
 }
@@ -75,7 +79,8 @@ const PANGOLIN_SYSTEM_ROUTERS = ['api-router', 'next-router', 'ws-router'];
 
 /** Routers of Pangolin's `/traefik-config`: only TLS routers with a host (the redirect routers are dropped). */
 export function pangolinRouters(body: unknown): DiscoveredRouter[] {
-  const routers = ((body as Json | null)?.http as Json | undefined)?.routers as Record<string, Json> | undefined;
+  const routers = ((body as Json | null)?.http as Json | undefined)?.routers as
+    Record<string, Json> | undefined;
   if (!routers || typeof routers !== 'object') return [];
   const out: DiscoveredRouter[] = [];
   for (const name of Object.keys(routers).sort()) {
@@ -113,7 +118,8 @@ export function traefikRouters(body: unknown): DiscoveredRouter[] {
     if (provider === 'internal' || suffix === 'internal') continue;
     const host = hostFromRule(router.rule);
     if (!host) continue;
-    const priority = typeof router.priority === 'number' && Number.isInteger(router.priority) ? router.priority : undefined;
+    const priority =
+      typeof router.priority === 'number' && Number.isInteger(router.priority) ? router.priority : undefined;
     out.push({
       id: base,
       host,

@@ -42,7 +42,10 @@ export class DataSourceStore {
       // absent or unreadable: start from the defaults
     }
     const sources = { ...this.defaults(), ...(stored.data_sources ?? {}) };
-    const active = stored.active_data_source && sources[stored.active_data_source] ? stored.active_data_source : 'pangolin';
+    const active =
+      stored.active_data_source && sources[stored.active_data_source]
+        ? stored.active_data_source
+        : 'pangolin';
     this.cached = { active_data_source: active, data_sources: sources };
     return this.cached;
   }

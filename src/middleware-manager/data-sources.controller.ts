@@ -36,7 +36,10 @@ export class DataSourcesController {
 
   @Post(':name/test')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'datasource.test', description: 'Empty body: test the stored settings of :name' })
+  @ApiOperation({
+    operationId: 'datasource.test',
+    description: 'Empty body: test the stored settings of :name',
+  })
   @ApiBody({ type: DataSourceDto, required: false })
   test(@Param('name') name: string, @Body() body: unknown) {
     return this.dataSources.test(name, body);

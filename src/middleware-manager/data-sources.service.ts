@@ -12,7 +12,10 @@ const SOURCE_TYPES = ['pangolin', 'traefik'];
 
 function masked(config: DataSourceConfig): DataSourceConfig {
   const auth = config.basic_auth ?? { username: '', password: '' };
-  return { ...config, basic_auth: { username: auth.username ?? '', password: auth.password ? PASSWORD_MASK : '' } };
+  return {
+    ...config,
+    basic_auth: { username: auth.username ?? '', password: auth.password ? PASSWORD_MASK : '' },
+  };
 }
 
 /** `/api/datasource`: data-source settings with passwords masked in every answer. */
@@ -51,7 +54,8 @@ export class DataSourcesService {
   private parseSource(body: unknown, stored?: DataSourceConfig): DataSourceConfig {
     const request = new RequestBody(body);
     const type = request.requiredString('type');
-    if (type && !SOURCE_TYPES.includes(type)) request.reject(['type'], `unsupported data source type: ${type} (pangolin or traefik)`);
+    if (type && !SOURCE_TYPES.includes(type))
+      request.reject(['type'], `unsupported data source type: ${type} (pangolin or traefik)`);
     const url = request.requiredString('url').trim().replace(/\/+$/, '');
     if (url && !/^https?:\/\/[^\s/]+/.test(url)) request.reject(['url'], 'must be an http(s) URL');
     let username = '';
@@ -78,7 +82,8 @@ export class DataSourcesService {
   /** Probes the source's router endpoint; an empty body tests the stored settings of `name`. */
   async test(name: string, body: unknown): Promise<{ message: string; name: string }> {
     const stored = this.store.read().data_sources[name];
-    const empty = body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
+    const empty =
+      body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
     let config: DataSourceConfig;
     if (empty) {
       if (!stored) throw new NotFoundError(`data source not found: ${name}`);

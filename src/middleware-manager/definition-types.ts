@@ -3,10 +3,31 @@ import { schemaIssues } from './traefik-schema';
 
 /** The 25 middleware types middleware-manager v3.0.3 accepts (`isValidMiddlewareType`). */
 export const MIDDLEWARE_TYPES = [
-  'basicAuth', 'digestAuth', 'forwardAuth', 'ipWhiteList', 'ipAllowList', 'rateLimit', 'headers', 'stripPrefix',
-  'stripPrefixRegex', 'addPrefix', 'redirectRegex', 'redirectScheme', 'replacePath', 'replacePathRegex', 'chain',
-  'plugin', 'buffering', 'circuitBreaker', 'compress', 'contentType', 'errors', 'grpcWeb', 'inFlightReq',
-  'passTLSClientCert', 'retry',
+  'basicAuth',
+  'digestAuth',
+  'forwardAuth',
+  'ipWhiteList',
+  'ipAllowList',
+  'rateLimit',
+  'headers',
+  'stripPrefix',
+  'stripPrefixRegex',
+  'addPrefix',
+  'redirectRegex',
+  'redirectScheme',
+  'replacePath',
+  'replacePathRegex',
+  'chain',
+  'plugin',
+  'buffering',
+  'circuitBreaker',
+  'compress',
+  'contentType',
+  'errors',
+  'grpcWeb',
+  'inFlightReq',
+  'passTLSClientCert',
+  'retry',
 ] as const;
 
 export const SERVICE_TYPES = ['loadBalancer', 'weighted', 'mirroring', 'failover'] as const;
@@ -45,13 +66,21 @@ const REQUIRED_SERVICE_FIELDS: Record<string, string[][]> = {
 };
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
 }
 
 function requiredIssues(config: Config, required: string[][] | undefined): ValidationIssue[] {
   return (required ?? [])
     .filter((alternatives) => alternatives.every((field) => isEmpty(config[field])))
-    .map((alternatives) => issue(['config', alternatives[0]], alternatives.length > 1 ? `is required (or ${alternatives.slice(1).join(', ')})` : 'is required', 'required'));
+    .map((alternatives) =>
+      issue(
+        ['config', alternatives[0]],
+        alternatives.length > 1 ? `is required (or ${alternatives.slice(1).join(', ')})` : 'is required',
+        'required',
+      ),
+    );
 }
 
 /** Where a service is emitted: a `loadBalancer` whose servers use `address` is a TCP service (v3 placement). */
@@ -67,18 +96,22 @@ function capitalized(type: string): string {
 }
 
 function objectIssue(config: unknown): ValidationIssue[] {
-  return config !== null && typeof config === 'object' && !Array.isArray(config) ? [] : [issue(['config'], 'must be a JSON object', 'invalid_type')];
+  return config !== null && typeof config === 'object' && !Array.isArray(config)
+    ? []
+    : [issue(['config'], 'must be a JSON object', 'invalid_type')];
 }
 
 /** Everything wrong with a middleware's type and config, each issue naming the field. */
 export function middlewareIssues(type: string, config: unknown): ValidationIssue[] {
-  if (!(MIDDLEWARE_TYPES as readonly string[]).includes(type)) return [issue(['type'], `Invalid middleware type: ${type}`, 'invalid_value')];
+  if (!(MIDDLEWARE_TYPES as readonly string[]).includes(type))
+    return [issue(['type'], `Invalid middleware type: ${type}`, 'invalid_value')];
   const shape = objectIssue(config);
   if (shape.length) return shape;
   const body = config as Config;
   if (type === 'plugin') {
     const names = Object.keys(body);
-    if (names.length !== 1) return [issue(['config'], 'must name exactly one plugin: {"<pluginName>": {…}}', 'invalid_value')];
+    if (names.length !== 1)
+      return [issue(['config'], 'must name exactly one plugin: {"<pluginName>": {…}}', 'invalid_value')];
   }
   const required = requiredIssues(body, REQUIRED_MIDDLEWARE_FIELDS[type]);
   return required.length ? required : schemaIssues(`${type}Middleware`, body, ['config']);
@@ -86,7 +119,8 @@ export function middlewareIssues(type: string, config: unknown): ValidationIssue
 
 /** Everything wrong with a service's type and config, each issue naming the field. */
 export function serviceIssues(type: string, config: unknown): ValidationIssue[] {
-  if (!(SERVICE_TYPES as readonly string[]).includes(type)) return [issue(['type'], `Invalid service type: ${type}`, 'invalid_value')];
+  if (!(SERVICE_TYPES as readonly string[]).includes(type))
+    return [issue(['type'], `Invalid service type: ${type}`, 'invalid_value')];
   const shape = objectIssue(config);
   if (shape.length) return shape;
   const body = config as Config;

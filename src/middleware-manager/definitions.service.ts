@@ -48,7 +48,12 @@ export interface DefinitionView {
   config: Record<string, unknown>;
 }
 
-export function definitionView(row: { id: string; name: string; type: string; config: string }): DefinitionView {
+export function definitionView(row: {
+  id: string;
+  name: string;
+  type: string;
+  config: string;
+}): DefinitionView {
   return { id: row.id, name: row.name, type: row.type, config: parseJsonObject(row.config) };
 }
 
@@ -82,7 +87,8 @@ export class DefinitionsService {
     const name = request.requiredString('name');
     const type = request.requiredString('type');
     const config = request.requiredObject('config');
-    if (type && request.issues.every((i) => i.path[0] !== 'config')) request.issues.push(...kind.issues(type, config));
+    if (type && request.issues.every((i) => i.path[0] !== 'config'))
+      request.issues.push(...kind.issues(type, config));
     request.done();
     return { name, type, config: JSON.stringify(canonical(config)) };
   }
@@ -117,7 +123,9 @@ export class DefinitionsService {
       if (!exists) throw new NotFoundError(`${kind.label} not found`);
       const uses = await manager.getRepository(kind.link).count({ where: { [kind.linkColumn]: id } });
       if (uses > 0) {
-        throw new ConflictError(`Cannot delete ${kind.subject} because it is used by ${uses} resource${uses === 1 ? '' : 's'}`);
+        throw new ConflictError(
+          `Cannot delete ${kind.subject} because it is used by ${uses} resource${uses === 1 ? '' : 's'}`,
+        );
       }
       await manager.getRepository(kind.entity).delete({ id });
     });

@@ -3,7 +3,9 @@ export function parseJsonObject(text: string | null | undefined): Record<string,
   if (!text) return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -14,7 +16,8 @@ export function canonical<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v: unknown) => canonical(v)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = canonical((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value).sort())
+      out[key] = canonical((value as Record<string, unknown>)[key]);
     return out as T;
   }
   return value;

@@ -1,5 +1,12 @@
 import type { QueryRunner } from 'typeorm';
-import { addColumnSql, createTableSql, DEFAULT_ROWS, MIDDLEWARE_MANAGER_TABLES, seedSql, SqlDialect } from './middleware-manager.schema';
+import {
+  addColumnSql,
+  createTableSql,
+  DEFAULT_ROWS,
+  MIDDLEWARE_MANAGER_TABLES,
+  seedSql,
+  SqlDialect,
+} from './middleware-manager.schema';
 
 /**
  * Idempotent like v3's migrations.sql: tables only when absent, later columns only when absent

@@ -21,8 +21,22 @@ import { TraefikConfigService } from './traefik-config.service';
 
 /** The Traefik middleware manager (middleware-manager v3 drop-in): `/api/*` and `/health`. */
 @Module({
-  imports: [TypeOrmModule.forFeature([RoutingMiddleware, RoutingService, RoutingResource, RoutingResourceMiddleware, RoutingResourceService])],
-  controllers: [MiddlewaresController, ServicesController, ResourcesController, DataSourcesController, TraefikConfigController],
+  imports: [
+    TypeOrmModule.forFeature([
+      RoutingMiddleware,
+      RoutingService,
+      RoutingResource,
+      RoutingResourceMiddleware,
+      RoutingResourceService,
+    ]),
+  ],
+  controllers: [
+    MiddlewaresController,
+    ServicesController,
+    ResourcesController,
+    DataSourcesController,
+    TraefikConfigController,
+  ],
   providers: [
     {
       provide: ROUTING_SETTINGS,

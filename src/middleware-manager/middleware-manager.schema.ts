@@ -99,7 +99,9 @@ function columnDdl(column: ColumnSpec, dialect: SqlDialect): string {
 /** `CREATE TABLE IF NOT EXISTS` with the spec's columns, keys and cascading foreign keys. */
 export function createTableSql(table: TableSpec, dialect: SqlDialect): string {
   const parts = table.columns.map((c) => columnDdl(c, dialect));
-  parts.push(`CONSTRAINT "PK_${table.name}" PRIMARY KEY (${table.primaryKey.map((c) => `"${c}"`).join(', ')})`);
+  parts.push(
+    `CONSTRAINT "PK_${table.name}" PRIMARY KEY (${table.primaryKey.map((c) => `"${c}"`).join(', ')})`,
+  );
   for (const fk of table.foreignKeys) {
     parts.push(
       `CONSTRAINT "${fk.name}" FOREIGN KEY ("${fk.column}") REFERENCES "${fk.references}" ("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
@@ -114,7 +116,13 @@ export function addColumnSql(table: TableSpec, column: ColumnSpec, dialect: SqlD
 }
 
 /** The six default rows of v3.0.3's migrations.sql, exactly. */
-export const DEFAULT_ROWS: { table: 'middlewares' | 'services'; id: string; name: string; type: string; config: string }[] = [
+export const DEFAULT_ROWS: {
+  table: 'middlewares' | 'services';
+  id: string;
+  name: string;
+  type: string;
+  config: string;
+}[] = [
   {
     table: 'middlewares',
     id: 'authelia',

@@ -23,7 +23,8 @@ export const ROUTING_SETTINGS = Symbol('ROUTING_SETTINGS');
 function seconds(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback * 1000;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number of seconds, got "${value}"`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`${name} must be a non-negative number of seconds, got "${value}"`);
   return Math.round(n * 1000);
 }
 
@@ -45,8 +46,16 @@ export function loadRoutingSettings(env: NodeJS.ProcessEnv, dataDir: string): Ro
   // Under jest the watcher is off unless a test turns it on: no test may poll the placeholder hosts.
   const checkDefault = env.NODE_ENV === 'test' ? 0 : 30;
   return {
-    checkIntervalMs: seconds(pick('KEEL_MM_CHECK_INTERVAL_SECONDS', 'CHECK_INTERVAL_SECONDS'), checkDefault, 'KEEL_MM_CHECK_INTERVAL_SECONDS'),
-    generateIntervalMs: seconds(pick('KEEL_MM_GENERATE_INTERVAL_SECONDS', 'GENERATE_INTERVAL_SECONDS'), 10, 'KEEL_MM_GENERATE_INTERVAL_SECONDS'),
+    checkIntervalMs: seconds(
+      pick('KEEL_MM_CHECK_INTERVAL_SECONDS', 'CHECK_INTERVAL_SECONDS'),
+      checkDefault,
+      'KEEL_MM_CHECK_INTERVAL_SECONDS',
+    ),
+    generateIntervalMs: seconds(
+      pick('KEEL_MM_GENERATE_INTERVAL_SECONDS', 'GENERATE_INTERVAL_SECONDS'),
+      10,
+      'KEEL_MM_GENERATE_INTERVAL_SECONDS',
+    ),
     traefikConfDir: pick('KEEL_MM_TRAEFIK_CONF_DIR', 'TRAEFIK_CONF_DIR'),
     configDir: pick('KEEL_MM_CONFIG_DIR') ?? join(dataDir, 'middleware-manager'),
     certResolver: pick('KEEL_MM_CERT_RESOLVER') ?? 'letsencrypt',

@@ -10,7 +10,8 @@ export class RequestBody {
     private readonly prefix: (string | number)[] = [],
   ) {
     const isObject = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
-    if (!isObject && raw !== undefined) this.issues.push(issue(prefix, 'must be a JSON object', 'invalid_type'));
+    if (!isObject && raw !== undefined)
+      this.issues.push(issue(prefix, 'must be a JSON object', 'invalid_type'));
     this.body = isObject ? (raw as Record<string, unknown>) : {};
   }
 
@@ -26,7 +27,8 @@ export class RequestBody {
   /** A non-empty string (gin `binding:"required"`). */
   requiredString(field: string): string {
     const value = this.body[field];
-    if (typeof value !== 'string' || value.trim() === '') return this.fail(field, 'is required and must be a non-empty string') ?? '';
+    if (typeof value !== 'string' || value.trim() === '')
+      return this.fail(field, 'is required and must be a non-empty string') ?? '';
     return value;
   }
 
@@ -39,18 +41,23 @@ export class RequestBody {
   optionalInteger(field: string): number | undefined {
     const value = this.body[field];
     if (value === undefined || value === null) return undefined;
-    return typeof value === 'number' && Number.isSafeInteger(value) ? value : this.fail(field, 'must be an integer');
+    return typeof value === 'number' && Number.isSafeInteger(value)
+      ? value
+      : this.fail(field, 'must be an integer');
   }
 
   requiredBoolean(field: string): boolean {
     const value = this.body[field];
-    return typeof value === 'boolean' ? value : (this.fail(field, 'is required and must be a boolean') ?? false);
+    return typeof value === 'boolean'
+      ? value
+      : (this.fail(field, 'is required and must be a boolean') ?? false);
   }
 
   /** A JSON object (`{}` allowed; null, arrays and scalars are not). */
   requiredObject(field: string): Record<string, unknown> {
     const value = this.body[field];
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return this.fail(field, 'is required and must be a JSON object') ?? {};
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return this.fail(field, 'is required and must be a JSON object') ?? {};
     return value as Record<string, unknown>;
   }
 

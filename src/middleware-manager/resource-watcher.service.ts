@@ -65,7 +65,11 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     try {
       routers = await fetchRouters(config, this.settings.fetchTimeoutMs);
     } catch (error) {
-      this.logger.warn({ msg: 'data source fetch failed; resources unchanged', source: name, err: String(error) });
+      this.logger.warn({
+        msg: 'data source fetch failed; resources unchanged',
+        source: name,
+        err: String(error),
+      });
       return null;
     }
     if (this.stopped) return null;
@@ -75,7 +79,8 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       const listed = new Set(routers.map((r) => r.id));
       const discovered = new Map<string, DiscoveredRouter>();
       for (const router of routers) {
-        if (!discovered.has(router.id) && !this.isKeelRouter(router, existing, listed)) discovered.set(router.id, router);
+        if (!discovered.has(router.id) && !this.isKeelRouter(router, existing, listed))
+          discovered.set(router.id, router);
       }
       const outcome: SyncResult = { source: name, added: [], updated: [], reactivated: [], disabled: [] };
       for (const router of discovered.values()) {
@@ -93,23 +98,40 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
             router_priority: this.initialPriority(router),
             source_type: router.sourceType,
           });
-          await this.attachDefaults(manager.getRepository(RoutingResourceMiddleware), manager.getRepository(RoutingMiddleware), router.id);
+          await this.attachDefaults(
+            manager.getRepository(RoutingResourceMiddleware),
+            manager.getRepository(RoutingMiddleware),
+            router.id,
+          );
           outcome.added.push(router.id);
           continue;
         }
         const reactivated = row.status !== 'active';
-        if (reactivated || row.host !== router.host || row.service_id !== router.serviceId || row.source_type !== router.sourceType) {
+        if (
+          reactivated ||
+          row.host !== router.host ||
+          row.service_id !== router.serviceId ||
+          row.source_type !== router.sourceType
+        ) {
           // Only what the source owns; the user's router settings stay.
           await manager
             .createQueryBuilder()
             .update(RoutingResource)
-            .set({ host: router.host, service_id: router.serviceId, status: 'active', source_type: router.sourceType, updated_at: () => 'CURRENT_TIMESTAMP' })
+            .set({
+              host: router.host,
+              service_id: router.serviceId,
+              status: 'active',
+              source_type: router.sourceType,
+              updated_at: () => 'CURRENT_TIMESTAMP',
+            })
             .where('id = :id', { id: router.id })
             .execute();
           (reactivated ? outcome.reactivated : outcome.updated).push(router.id);
         }
       }
-      const vanished = [...existing.values()].filter((r) => r.status === 'active' && !discovered.has(r.id)).map((r) => r.id);
+      const vanished = [...existing.values()]
+        .filter((r) => r.status === 'active' && !discovered.has(r.id))
+        .map((r) => r.id);
       if (vanished.length) {
         await manager
           .createQueryBuilder()
@@ -131,7 +153,11 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
    * Routers Keel generated itself, read back through the Traefik API: `<id>-auth` from the file
    * (or HTTP) provider whose `<id>` is a known resource or a router of the same listing.
    */
-  private isKeelRouter(router: DiscoveredRouter, existing: Map<string, RoutingResource>, listed: Set<string>): boolean {
+  private isKeelRouter(
+    router: DiscoveredRouter,
+    existing: Map<string, RoutingResource>,
+    listed: Set<string>,
+  ): boolean {
     if (router.sourceType !== 'traefik' || !router.id.endsWith('-auth')) return false;
     if (router.provider !== 'file' && router.provider !== 'http') return false;
     const base = router.id.slice(0, -'-auth'.length);
@@ -140,12 +166,19 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** The Traefik API reports the source router's own priority: Keel's router must out-rank it. */
   private initialPriority(router: DiscoveredRouter): number {
-    return router.priority !== undefined && router.priority >= DEFAULT_ROUTER_PRIORITY ? router.priority + 1 : DEFAULT_ROUTER_PRIORITY;
+    return router.priority !== undefined && router.priority >= DEFAULT_ROUTER_PRIORITY
+      ? router.priority + 1
+      : DEFAULT_ROUTER_PRIORITY;
   }
 
-  private async attachDefaults(links: Repository<RoutingResourceMiddleware>, middlewares: Repository<RoutingMiddleware>, resourceId: string): Promise<void> {
+  private async attachDefaults(
+    links: Repository<RoutingResourceMiddleware>,
+    middlewares: Repository<RoutingMiddleware>,
+    resourceId: string,
+  ): Promise<void> {
     for (const { id, priority } of this.settings.defaultMiddlewares) {
-      if (await middlewares.existsBy({ id })) await links.insert({ resource_id: resourceId, middleware_id: id, priority });
+      if (await middlewares.existsBy({ id }))
+        await links.insert({ resource_id: resourceId, middleware_id: id, priority });
       else this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
     }
   }

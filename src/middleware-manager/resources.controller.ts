@@ -18,7 +18,10 @@ export class ResourcesController {
   constructor(private readonly resources: ResourcesService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'resources.list', description: 'Always an array; all statuses unless ?status= is given' })
+  @ApiOperation({
+    operationId: 'resources.list',
+    description: 'Always an array; all statuses unless ?status= is given',
+  })
   @ApiQuery({ name: 'status', required: false, enum: ['active', 'disabled', 'all'] })
   @ApiResponse({ status: 200, type: [ResourceDto] })
   list(@Query('status') status?: string): Promise<ResourceView[]> {
@@ -119,4 +122,3 @@ export class ResourcesController {
     return this.resources.updatePriority(id, body);
   }
 }
-

@@ -69,7 +69,9 @@ export class ResourcesService {
   ) {}
 
   private async views(where?: { id?: string; status?: ResourceStatus }): Promise<ResourceView[]> {
-    const resources = await this.db.getRepository(RoutingResource).find({ where: where ?? {}, order: { id: 'ASC' } });
+    const resources = await this.db
+      .getRepository(RoutingResource)
+      .find({ where: where ?? {}, order: { id: 'ASC' } });
     if (resources.length === 0) return [];
     const single = where?.id !== undefined;
     const links = this.db
@@ -98,7 +100,8 @@ export class ResourcesService {
     }
     const services = new Map<string, { id: string; name: string; type: string }>();
     for (const row of serviceRows.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-      if (!services.has(row.resource_id)) services.set(row.resource_id, { id: row.id, name: row.name, type: row.type });
+      if (!services.has(row.resource_id))
+        services.set(row.resource_id, { id: row.id, name: row.name, type: row.type });
     }
     return resources.map((r) => {
       const assigned = (byResource.get(r.id) ?? []).sort(byExecutionOrder);
@@ -173,20 +176,29 @@ export class ResourcesService {
 
   private linkPriority(request: RequestBody, field = 'priority'): number {
     const priority = request.optionalInteger(field);
-    if (priority !== undefined && priority > MAX_PRIORITY) request.reject([field], `must be at most ${MAX_PRIORITY}`);
+    if (priority !== undefined && priority > MAX_PRIORITY)
+      request.reject([field], `must be at most ${MAX_PRIORITY}`);
     return priority === undefined || priority <= 0 ? DEFAULT_LINK_PRIORITY : priority;
   }
 
-  async assignMiddleware(id: string, body: unknown): Promise<{ resource_id: string; middleware_id: string; priority: number }> {
+  async assignMiddleware(
+    id: string,
+    body: unknown,
+  ): Promise<{ resource_id: string; middleware_id: string; priority: number }> {
     const request = new RequestBody(body);
     const middlewareId = request.requiredString('middleware_id');
     const priority = this.linkPriority(request);
     request.done();
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
-      if (!(await manager.getRepository(RoutingMiddleware).existsBy({ id: middlewareId }))) throw new NotFoundError('Middleware not found');
-      await manager.getRepository(RoutingResourceMiddleware).delete({ resource_id: id, middleware_id: middlewareId });
-      await manager.getRepository(RoutingResourceMiddleware).insert({ resource_id: id, middleware_id: middlewareId, priority });
+      if (!(await manager.getRepository(RoutingMiddleware).existsBy({ id: middlewareId })))
+        throw new NotFoundError('Middleware not found');
+      await manager
+        .getRepository(RoutingResourceMiddleware)
+        .delete({ resource_id: id, middleware_id: middlewareId });
+      await manager
+        .getRepository(RoutingResourceMiddleware)
+        .insert({ resource_id: id, middleware_id: middlewareId, priority });
     });
     this.changed(id, 'middlewares');
     return { resource_id: id, middleware_id: middlewareId, priority };
@@ -196,11 +208,18 @@ export class ResourcesService {
   async assignMiddlewares(
     id: string,
     body: unknown,
-  ): Promise<{ resource_id: string; middlewares: { middleware_id: string; priority: number }[]; skipped: string[] }> {
+  ): Promise<{
+    resource_id: string;
+    middlewares: { middleware_id: string; priority: number }[];
+    skipped: string[];
+  }> {
     const request = new RequestBody(body);
     const entries = request.requiredArray('middlewares').map((entry, index) => {
       const item = new RequestBody(entry, ['middlewares', index]);
-      const parsed = { middleware_id: item.requiredString('middleware_id'), priority: this.linkPriority(item) };
+      const parsed = {
+        middleware_id: item.requiredString('middleware_id'),
+        priority: this.linkPriority(item),
+      };
       request.issues.push(...item.issues);
       return parsed;
     });
@@ -227,7 +246,9 @@ export class ResourcesService {
   async removeMiddleware(id: string, middlewareId: string): Promise<{ message: string }> {
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot remove middleware from a disabled resource');
-      const result = await manager.getRepository(RoutingResourceMiddleware).delete({ resource_id: id, middleware_id: middlewareId });
+      const result = await manager
+        .getRepository(RoutingResourceMiddleware)
+        .delete({ resource_id: id, middleware_id: middlewareId });
       if (!result.affected) throw new NotFoundError('Resource middleware relationship not found');
     });
     this.changed(id, 'middlewares');
@@ -236,7 +257,9 @@ export class ResourcesService {
 
   async getService(id: string): Promise<{ resource_id: string; service: DefinitionView }> {
     await this.find(this.db.manager, id);
-    const link = await this.db.getRepository(RoutingResourceService).findOne({ where: { resource_id: id }, order: { service_id: 'ASC' } });
+    const link = await this.db
+      .getRepository(RoutingResourceService)
+      .findOne({ where: { resource_id: id }, order: { service_id: 'ASC' } });
     if (!link) throw new NotFoundError('No service assigned to this resource');
     const service = await this.db.getRepository(RoutingService).findOne({ where: { id: link.service_id } });
     if (!service) throw new NotFoundError('Service not found');
@@ -250,7 +273,8 @@ export class ResourcesService {
     request.done();
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign service to a disabled resource');
-      if (!(await manager.getRepository(RoutingService).existsBy({ id: serviceId }))) throw new NotFoundError('Service not found');
+      if (!(await manager.getRepository(RoutingService).existsBy({ id: serviceId })))
+        throw new NotFoundError('Service not found');
       await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
       await manager.getRepository(RoutingResourceService).insert({ resource_id: id, service_id: serviceId });
     });
@@ -308,18 +332,25 @@ export class ResourcesService {
     return { id, tls_domains };
   }
 
-  async updateTcp(id: string, body: unknown): Promise<{ id: string; tcp_enabled: boolean; tcp_entrypoints: string; tcp_sni_rule: string }> {
+  async updateTcp(
+    id: string,
+    body: unknown,
+  ): Promise<{ id: string; tcp_enabled: boolean; tcp_entrypoints: string; tcp_sni_rule: string }> {
     const request = new RequestBody(body);
     const enabled = request.requiredBoolean('tcp_enabled');
     const tcp_entrypoints = this.entrypointList(request, 'tcp_entrypoints', 'tcp');
     const tcp_sni_rule = (request.optionalString('tcp_sni_rule') ?? '').trim();
-    if (tcp_sni_rule && !/^HostSNI(Regexp)?\(/.test(tcp_sni_rule)) request.reject(['tcp_sni_rule'], 'must start with HostSNI(…) or HostSNIRegexp(…)');
+    if (tcp_sni_rule && !/^HostSNI(Regexp)?\(/.test(tcp_sni_rule))
+      request.reject(['tcp_sni_rule'], 'must start with HostSNI(…) or HostSNIRegexp(…)');
     request.done();
     await this.updateRouter(id, { tcp_enabled: enabled ? 1 : 0, tcp_entrypoints, tcp_sni_rule }, 'tcp');
     return { id, tcp_enabled: enabled, tcp_entrypoints, tcp_sni_rule };
   }
 
-  async updateHeaders(id: string, body: unknown): Promise<{ id: string; custom_headers: Record<string, string> }> {
+  async updateHeaders(
+    id: string,
+    body: unknown,
+  ): Promise<{ id: string; custom_headers: Record<string, string> }> {
     const request = new RequestBody(body);
     const headers = request.requiredObject('custom_headers');
     for (const [name, value] of Object.entries(headers)) {
@@ -335,7 +366,8 @@ export class ResourcesService {
   async updatePriority(id: string, body: unknown): Promise<{ id: string; router_priority: number }> {
     const request = new RequestBody(body);
     const priority = request.optionalInteger('router_priority');
-    if (priority === undefined && !request.issues.length) request.reject(['router_priority'], 'is required', 'required');
+    if (priority === undefined && !request.issues.length)
+      request.reject(['router_priority'], 'is required', 'required');
     else if (priority !== undefined && (priority < 1 || priority > MAX_PRIORITY)) {
       request.reject(['router_priority'], `must be between 1 and ${MAX_PRIORITY}`);
     }

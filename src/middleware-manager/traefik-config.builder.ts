@@ -68,14 +68,16 @@ function list(value: string | null, fallback: string): string[] {
 
 function stringHeaders(text: string | null): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parseJsonObject(text))) if (typeof value === 'string') headers[name] = value;
+  for (const [name, value] of Object.entries(parseJsonObject(text)))
+    if (typeof value === 'string') headers[name] = value;
   return headers;
 }
 
 /** Names of other services a weighted/mirroring/failover service points at. */
 function childServices(type: string, config: Json): string[] {
   const names: unknown[] = [];
-  if (type === 'weighted' && Array.isArray(config.services)) names.push(...(config.services as Json[]).map((s) => s?.name));
+  if (type === 'weighted' && Array.isArray(config.services))
+    names.push(...(config.services as Json[]).map((s) => s?.name));
   if (type === 'mirroring') {
     names.push(config.service);
     if (Array.isArray(config.mirrors)) names.push(...(config.mirrors as Json[]).map((m) => m?.name));
@@ -106,7 +108,10 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
     if (!validMiddleware.has(id)) {
       const row = middlewareRows.get(id);
       const config = row ? parseJsonObject(row.config) : null;
-      validMiddleware.set(id, row && config && middlewareIssues(row.type, config).length === 0 ? config : null);
+      validMiddleware.set(
+        id,
+        row && config && middlewareIssues(row.type, config).length === 0 ? config : null,
+      );
     }
     return validMiddleware.get(id)!;
   };
@@ -135,7 +140,9 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
   const httpMiddlewares: Json = {};
   const usedMiddlewares = new Set<string>();
   const usedServices = new Set<string>();
-  const active = snapshot.resources.filter((r) => r.status === 'active').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const active = snapshot.resources
+    .filter((r) => r.status === 'active')
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   for (const resource of active) {
     const chain: string[] = [];
@@ -177,7 +184,9 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
     if (Number(resource.tcp_enabled ?? 0) !== 0) {
       // A TCP router can only reach a TCP service: a custom HTTP service is not usable here.
       const tcpService =
-        customService && customConfig && serviceProtocol(serviceRows.get(customService)!.type, customConfig) === 'tcp'
+        customService &&
+        customConfig &&
+        serviceProtocol(serviceRows.get(customService)!.type, customConfig) === 'tcp'
           ? `${customService}@${own}`
           : defaultService(true);
       tcpRouters[tcpRouterName(resource.id)] = {

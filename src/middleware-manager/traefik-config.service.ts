@@ -4,7 +4,6 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subscription } from 'rxjs';
 import { DataSource } from 'typeorm';
-import { stringify } from 'yaml';
 import { DataSourceStore } from './data-source.store';
 import { RoutingMiddleware } from './middleware.entity';
 import { ROUTING_SETTINGS } from './middleware-manager.settings';
@@ -15,6 +14,7 @@ import { RoutingResource } from './resource.entity';
 import { RoutingEvents } from './routing-events';
 import { RoutingService } from './service.entity';
 import { buildTraefikConfig, RoutingSnapshot, TraefikDocument } from './traefik-config.builder';
+import { toYaml } from './traefik-yaml';
 
 export const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
 // Changes arrive in bursts (a bulk assignment, a sync): one rewrite after the burst.
@@ -43,7 +43,9 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
       this.db.getRepository(RoutingResource).find({ where: { status: 'active' } }),
       this.db.getRepository(RoutingMiddleware).find({ select: { id: true, type: true, config: true } }),
       this.db.getRepository(RoutingService).find({ select: { id: true, type: true, config: true } }),
-      this.db.getRepository(RoutingResourceMiddleware).find({ select: { resource_id: true, middleware_id: true, priority: true } }),
+      this.db
+        .getRepository(RoutingResourceMiddleware)
+        .find({ select: { resource_id: true, middleware_id: true, priority: true } }),
       this.db.getRepository(RoutingResourceService).find({ select: { resource_id: true, service_id: true } }),
     ]);
     return { resources, middlewares, services, middlewareLinks, serviceLinks };
@@ -52,7 +54,11 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   /** The document for one provider: `file` references Keel's objects as `@file`, `http` as `@http`. */
   async build(ownProvider: 'file' | 'http'): Promise<TraefikDocument> {
     const activeSource = this.store.read().data_sources[this.store.active().name]?.type ?? 'pangolin';
-    return buildTraefikConfig(await this.snapshot(), { activeSource, certResolver: this.settings.certResolver, ownProvider });
+    return buildTraefikConfig(await this.snapshot(), {
+      activeSource,
+      certResolver: this.settings.certResolver,
+      ownProvider,
+    });
   }
 
   get filePath(): string | undefined {
@@ -64,7 +70,7 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
     const run = this.writing.then(async () => {
       const path = this.filePath;
       if (!path || this.stopped) return false;
-      const yaml = stringify(await this.build('file'), { lineWidth: 0 });
+      const yaml = toYaml((await this.build('file')) as Record<string, unknown>);
       if (yaml === this.lastWritten) return false;
       mkdirSync(this.settings.traefikConfDir!, { recursive: true });
       const temp = `${path}.tmp-${process.pid}`;

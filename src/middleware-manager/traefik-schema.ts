@@ -14,7 +14,9 @@ function validator(pointer: string): ValidateFunction {
   if (!validate) {
     if (!ajv) {
       ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-      const schema = JSON.parse(readFileSync(join(__dirname, 'traefik-v3-file-provider.schema.json'), 'utf8')) as Record<string, unknown>;
+      const schema = JSON.parse(
+        readFileSync(join(__dirname, 'traefik-v3-file-provider.schema.json'), 'utf8'),
+      ) as Record<string, unknown>;
       ajv.addSchema({ ...schema, $id: SCHEMA_ID });
     }
     validate = ajv.getSchema(`${SCHEMA_ID}${pointer}`);
@@ -27,13 +29,18 @@ function validator(pointer: string): ValidateFunction {
 function toIssue(prefix: (string | number)[], error: ErrorObject): ValidationIssue {
   const path = [...prefix, ...error.instancePath.split('/').filter(Boolean)];
   const params = error.params as { additionalProperty?: string; missingProperty?: string };
-  if (params.additionalProperty) return issue([...path, params.additionalProperty], 'is not a field Traefik knows', 'unrecognized_keys');
+  if (params.additionalProperty)
+    return issue([...path, params.additionalProperty], 'is not a field Traefik knows', 'unrecognized_keys');
   if (params.missingProperty) return issue([...path, params.missingProperty], 'is required', 'required');
   return issue(path, error.message ?? 'is invalid', error.keyword);
 }
 
 /** Issues (empty when valid) of `value` against one schema definition, e.g. `forwardAuthMiddleware`. */
-export function schemaIssues(definition: string, value: unknown, prefix: (string | number)[]): ValidationIssue[] {
+export function schemaIssues(
+  definition: string,
+  value: unknown,
+  prefix: (string | number)[],
+): ValidationIssue[] {
   const validate = validator(`#/definitions/${definition}`);
   if (validate(value)) return [];
   // oneOf/anyOf produce one error per branch; the leaf errors name the field.

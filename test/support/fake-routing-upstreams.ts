@@ -50,7 +50,12 @@ export class FakeRoutingUpstream {
     if (path.endsWith('/api/http/routers')) {
       return send(
         200,
-        Object.entries(this.routers).map(([name, r]) => ({ name, provider: r.provider ?? name.split('@')[1] ?? 'docker', status: 'enabled', ...r })),
+        Object.entries(this.routers).map(([name, r]) => ({
+          name,
+          provider: r.provider ?? name.split('@')[1] ?? 'docker',
+          status: 'enabled',
+          ...r,
+        })),
       );
     }
     send(404, { message: 'not found' });
@@ -77,6 +82,10 @@ export function routingApi(baseUrl: string) {
 export function expectRoutingError(answer: ApiAnswer, status: number, message: string | RegExp): void {
   expect({ status: answer.status, body: answer.body }).toEqual({
     status,
-    body: { code: status, message: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message) },
+    body: {
+      code: status,
+      message:
+        typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message),
+    },
   });
 }

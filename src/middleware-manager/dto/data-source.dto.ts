@@ -4,7 +4,9 @@ export class BasicAuthDto {
   @ApiProperty()
   username: string;
 
-  @ApiProperty({ description: 'Masked as •••••••• in answers; sending the mask back keeps the stored password' })
+  @ApiProperty({
+    description: 'Masked as •••••••• in answers; sending the mask back keeps the stored password',
+  })
   password: string;
 }
 

@@ -8,7 +8,11 @@ export class SaveDefinitionDto {
   @ApiProperty({ description: 'Traefik middleware or service kind', example: 'forwardAuth' })
   type: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The body Traefik expects under the type key' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The body Traefik expects under the type key',
+  })
   config: Record<string, unknown>;
 }
 

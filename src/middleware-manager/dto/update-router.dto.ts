@@ -22,7 +22,11 @@ export class UpdateTcpConfigDto {
 }
 
 export class UpdateHeadersConfigDto {
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { 'X-Forwarded-Proto': 'https' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { 'X-Forwarded-Proto': 'https' },
+  })
   custom_headers: Record<string, string>;
 }
 

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// Routing manager bench: Traefik config generation and API list latency with N resources
+// (default 5,000), each with 3 middlewares. Starts the built server ($KEEL_DIST/main.js or
+// dist/main.js) on loopback with a temp data dir, imports the resources from a fake Pangolin
+// on loopback, then measures over real HTTP and, in-process, the generator itself.
+//   node bench/middleware-manager-generate.mjs [resources=5000] [rounds=20]
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = process.env.KEEL_DIST ?? join(root, 'dist');
+const require = createRequire(import.meta.url);
+const RESOURCES = Number(process.argv[2] ?? 5000);
+const ROUNDS = Number(process.argv[3] ?? 20);
+
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return `median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, min ${sorted[0].toFixed(1)} ms (n=${sorted.length})`;
+}
+
+async function time(fn) {
+  const start = process.hrtime.bigint();
+  const result = await fn();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+}
+
+function fakePangolin(count) {
+  const routers = {};
+  for (let i = 0; i < count; i++) {
+    routers[`${i}-app-router`] = {
+      rule: `Host(\`app${i}.example.com\`)`,
+      service: `${i}-app-service`,
+      entryPoints: ['websecure'],
+      tls: { certResolver: 'letsencrypt' },
+    };
+  }
+  const body = JSON.stringify({ http: { routers } });
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function startKeel(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(dist, 'main.js')], {
+      env: { ...process.env, DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ url: match[1], child });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c) => (out += c));
+    child.once('exit', (code) => reject(new Error(`keel exited ${code}: ${out}`)));
+  });
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'keel-mm-bench-'));
+const confDir = join(dataDir, 'traefik');
+const pangolin = await fakePangolin(RESOURCES);
+const pangolinUrl = `http://127.0.0.1:${pangolin.address().port}`;
+const keel = await startKeel({
+  KEEL_DATA_DIR: dataDir,
+  KEEL_PORT: '0',
+  KEEL_HOST: '127.0.0.1',
+  KEEL_LOG_LEVEL: 'error',
+  KEEL_MM_PANGOLIN_URL: pangolinUrl,
+  KEEL_MM_CHECK_INTERVAL_SECONDS: '3600',
+  KEEL_MM_GENERATE_INTERVAL_SECONDS: '0',
+  KEEL_MM_TRAEFIK_CONF_DIR: confDir,
+  KEEL_MM_DEFAULT_MIDDLEWARES: 'authelia:300,authentik:200,basic-auth:100',
+});
+const get = async (path) => {
+  const response = await fetch(`${keel.url}${path}`);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${text}`);
+  return text;
+};
+try {
+  // The watcher's first tick imports every router (and attaches the 3 default middlewares).
+  const importStart = Date.now();
+  let count = 0;
+  while (count < RESOURCES && Date.now() - importStart < 300_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    count = JSON.parse(await get('/api/resources?status=active')).length;
+  }
+  const importMs = Date.now() - importStart;
+  const first = JSON.parse(await get('/api/resources/0-app-router'));
+  if (first.assigned_middlewares.length !== 3) throw new Error('default middlewares not attached');
+
+  const http = [];
+  let body = '';
+  for (let i = 0; i < ROUNDS; i++) {
+    const { ms, result } = await time(() => get('/api/v1/traefik-config'));
+    http.push(ms);
+    body = result;
+  }
+  const list = [];
+  let listBytes = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const { ms, result } = await time(() => get('/api/resources'));
+    list.push(ms);
+    listBytes = result.length;
+  }
+  const middlewareList = [];
+  for (let i = 0; i < ROUNDS; i++) middlewareList.push((await time(() => get('/api/middlewares'))).ms);
+
+  // In-process: the generator alone on the same rows (snapshot read once from the JSON above).
+  const { buildTraefikConfig } = require(join(dist, 'middleware-manager', 'traefik-config.builder.js'));
+  const { toYaml } = require(join(dist, 'middleware-manager', 'traefik-yaml.js'));
+  const resources = JSON.parse(await get('/api/resources'));
+  const snapshot = {
+    resources: resources.map((r) => ({ ...r, tcp_enabled: r.tcp_enabled ? 1 : 0 })),
+    middlewares: JSON.parse(await get('/api/middlewares')).map((m) => ({
+      id: m.id,
+      type: m.type,
+      config: JSON.stringify(m.config),
+    })),
+    services: JSON.parse(await get('/api/services')).map((s) => ({
+      id: s.id,
+      type: s.type,
+      config: JSON.stringify(s.config),
+    })),
+    middlewareLinks: resources.flatMap((r) =>
+      r.assigned_middlewares.map((m) => ({ resource_id: r.id, middleware_id: m.id, priority: m.priority })),
+    ),
+    serviceLinks: [],
+  };
+  const build = [];
+  const buildYaml = [];
+  let yaml = '';
+  for (let i = 0; i < ROUNDS; i++) {
+    build.push(
+      (
+        await time(() =>
+          buildTraefikConfig(snapshot, {
+            activeSource: 'pangolin',
+            certResolver: 'letsencrypt',
+            ownProvider: 'file',
+          }),
+        )
+      ).ms,
+    );
+    const { ms, result } = await time(() =>
+      toYaml(
+        buildTraefikConfig(snapshot, {
+          activeSource: 'pangolin',
+          certResolver: 'letsencrypt',
+          ownProvider: 'file',
+        }),
+      ),
+    );
+    buildYaml.push(ms);
+    yaml = result;
+  }
+  // The file writer runs after the import burst.
+  const file = join(confDir, 'resource-overrides.yml');
+  const fileBytes = statSync(file).size;
+  const fileRouters = (readFileSync(file, 'utf8').match(/-router-auth:/g) ?? []).length;
+
+  console.log(`# middleware-manager bench — ${new Date().toISOString()}`);
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, SQLite`,
+  );
+  console.log(
+    `command: node bench/middleware-manager-generate.mjs ${RESOURCES} ${ROUNDS}  (KEEL_DIST=${dist})`,
+  );
+  console.log(
+    `rows: ${RESOURCES} active resources × 3 middlewares (${snapshot.middlewareLinks.length} links); import by sync ${importMs} ms`,
+  );
+  console.log(`generator in-process (build only):          ${stats(build)}`);
+  console.log(
+    `generator in-process (build + YAML):        ${stats(buildYaml)}; YAML ${(yaml.length / 1024).toFixed(0)} KiB`,
+  );
+  console.log(
+    `GET /api/v1/traefik-config (DB+build+JSON): ${stats(http)}; JSON ${(body.length / 1024).toFixed(0)} KiB`,
+  );
+  console.log(
+    `file ${file.replace(dataDir, '<data>')}: ${(fileBytes / 1024).toFixed(0)} KiB, ${fileRouters} routers`,
+  );
+  console.log(
+    `GET /api/resources (${RESOURCES} rows):        ${stats(list)}; ${(listBytes / 1024).toFixed(0)} KiB`,
+  );
+  console.log(`GET /api/middlewares:                       ${stats(middlewareList)}`);
+} finally {
+  keel.child.kill('SIGTERM');
+  pangolin.close();
+  await new Promise((r) => keel.child.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
