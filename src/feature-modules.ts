@@ -1,4 +1,6 @@
 import type { Type } from '@nestjs/common';
+import { CommandsModule } from './commands/commands.module';
+import { AgentsModule } from './agents/agents.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { MiddlewareManagerModule } from './middleware-manager/middleware-manager.module';
 import { ConfigModule } from './config/config.module';
@@ -12,4 +14,4 @@ import { SessionsModule } from './sessions/sessions.module';
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, PtyModule, MiddlewareManagerModule, IngestionModule];
+export const FEATURE_MODULES: Type[] = [CommandsModule, AgentsModule, SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, PtyModule, MiddlewareManagerModule, IngestionModule];

@@ -30,6 +30,13 @@ export interface ModelRef {
   modelID: string;
 }
 
+/** "provider/model" split at the first "/" (model ids may contain more slashes). */
+export function parseModel(model: string): ModelRef {
+  const slash = model.indexOf('/');
+  if (slash <= 0) throw new BadRequestError(`Model "${model}" is not in the form provider/model`, { model });
+  return { providerID: model.slice(0, slash), modelID: model.slice(slash + 1) };
+}
+
 type Modalities = { text: boolean; audio: boolean; image: boolean; video: boolean; pdf: boolean };
 
 /** The reference `Model`. */
@@ -187,9 +194,7 @@ export class ProviderService {
   ) {}
 
   parseModel(model: string): ModelRef {
-    const slash = model.indexOf('/');
-    if (slash <= 0) throw new BadRequestError(`Model "${model}" is not in the form provider/model`, { model });
-    return { providerID: model.slice(0, slash), modelID: model.slice(slash + 1) };
+    return parseModel(model);
   }
 
   /** Every provider of the catalog and config (after enabled/disabled), connected or not. */

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '../config/config.module';
+import { CommandsController } from './commands.controller';
+import { CommandService } from './command.service';
+
+/** Built-in, config and markdown slash commands: `GET /command`, and `CommandService` for `session.command`. */
+@Module({
+  imports: [ConfigModule],
+  controllers: [CommandsController],
+  providers: [CommandService],
+  exports: [CommandService],
+})
+export class CommandsModule {}
