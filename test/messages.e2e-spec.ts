@@ -124,6 +124,8 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     const missing = await expectStatus(client.session.message({ sessionID, messageID: 'msg_missing' }), 404, 'NotFoundError');
     expect(missing.data.message).toBe('Message not found: msg_missing');
     await expectStatus(client.session.message({ sessionID: 'ses_missing', messageID: a.id }), 404, 'NotFoundError');
+    const badId = await expectStatus(client.session.message({ sessionID, messageID: 'nope' }), 400, 'BadRequestError');
+    expect(badId.error[0].path).toEqual(['messageID']);
   });
 
   it('publishes message.updated and message.part.updated, passing streaming deltas through', async () => {
@@ -207,6 +209,9 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     const missing = await expectStatus(client.part.delete({ sessionID, messageID: u.id, partID: second }), 404, 'NotFoundError');
     expect(missing.data.message).toBe(`Part not found: ${second}`);
     await expectStatus(client.part.delete({ sessionID: 'ses_missing', messageID: u.id, partID: first }), 404, 'NotFoundError');
+    const badPart = await expectStatus(client.part.delete({ sessionID, messageID: u.id, partID: 'x' }), 400, 'BadRequestError');
+    expect(badPart.error[0].path).toEqual(['partID']);
+    await expectStatus(client.part.delete({ sessionID: 'bad', messageID: u.id, partID: first }), 400, 'BadRequestError');
 
     await messages.removeMessage(sessionID, a.id);
     const gone = await events.next((f) => f.type === 'message.removed');

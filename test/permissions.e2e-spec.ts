@@ -139,6 +139,13 @@ describe('permissions: ask, list, reply once/always/reject, cascade, dispose, re
     expectReferenceSchema(unknown.error, 'NotFoundError');
     expect(unknown.error).toEqual({ name: 'NotFoundError', data: { message: 'Permission not found: per_missing' } });
 
+    const badSession = await client.permission.respond({ sessionID: 'nope', permissionID: 'per_missing', response: 'once' });
+    expect(badSession.response.status).toBe(400);
+    expect((badSession.error as any).error[0].path).toEqual(['sessionID']);
+    const badPermission = await client.permission.respond({ sessionID, permissionID: 'nope', response: 'once' });
+    expect(badPermission.response.status).toBe(400);
+    expect((badPermission.error as any).error[0].path).toEqual(['permissionID']);
+
     const answer = permissions.ask(request(sessionID));
     const pending = await pendingWhere((p) => p.sessionID === sessionID);
     const wrongSession = await client.permission.respond({ sessionID: await newSession(), permissionID: pending.id, response: 'once' });

@@ -24,7 +24,7 @@ import { NotFoundError } from '../common/errors';
 import { ascendingId } from '../common/ids';
 import type { Instance } from '../projects/instance.service';
 import type { Session } from '../sessions/session.entity';
-import { SessionService } from '../sessions/session.service';
+import { SessionService, assertIdPrefix } from '../sessions/session.service';
 import { MessageEntity, MessageInfo, MessageWithParts, Part, PartEntity } from './message.entity';
 import { PartWriter } from './part-writer';
 
@@ -82,6 +82,8 @@ export class MessageService {
 
   async removePart(sessionID: string, messageID: string, partID: string, target: EventTarget = {}): Promise<void> {
     await this.sessions.locate(sessionID);
+    assertIdPrefix(messageID, 'msg', 'messageID');
+    assertIdPrefix(partID, 'prt', 'partID');
     await this.writer.settle();
     const result = await this.partRows.delete({ id: partID, sessionID, messageID });
     if (!result.affected) throw new NotFoundError(`Part not found: ${partID}`);
@@ -127,6 +129,7 @@ export class MessageService {
 
   async get(sessionID: string, messageID: string): Promise<MessageWithParts> {
     await this.sessions.locate(sessionID);
+    assertIdPrefix(messageID, 'msg', 'messageID');
     const row = await this.messages.findOne({ select: { id: true, data: true }, where: { id: messageID, sessionID } });
     if (!row) throw new NotFoundError(`Message not found: ${messageID}`);
     return { info: JSON.parse(row.data) as MessageInfo, parts: await this.parts(messageID) };

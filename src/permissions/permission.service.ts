@@ -20,7 +20,7 @@ import { NotFoundError } from '../common/errors';
 import { ascendingId } from '../common/ids';
 import { EventBus } from '../events/event-bus.service';
 import { InstanceService } from '../projects/instance.service';
-import { SessionService } from '../sessions/session.service';
+import { SessionService, assertIdPrefix, assertSessionID } from '../sessions/session.service';
 import { loadPermissionSettings } from './permission-settings';
 import { Permission, PermissionApprovalEntity, PermissionEntity, PermissionResponse, toPermission } from './permission.entity';
 import { wildcardMatch } from './wildcard';
@@ -112,6 +112,8 @@ export class PermissionService implements BeforeApplicationShutdown {
   }
 
   async reply(sessionID: string, permissionID: string, response: PermissionResponse): Promise<void> {
+    assertSessionID(sessionID);
+    assertIdPrefix(permissionID, 'per', 'permissionID');
     const row = await this.permissions.findOneBy({ id: permissionID, sessionID, response: IsNull() });
     if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
     await this.answer(row, response);

@@ -87,11 +87,16 @@ function fromRow(row: SessionRow): SessionEntity {
   });
 }
 
+/** 400 naming `field` unless `id` has the id prefix of its kind (`ses`, `msg`, `prt`, `per`). */
+export function assertIdPrefix(id: string, prefix: string, field: string): void {
+  if (!id.startsWith(prefix)) {
+    throw new ValidationError([issue([field], `Invalid string: must start with "${prefix}"`, 'invalid_format')], { [field]: id });
+  }
+}
+
 /** 400 naming `field` unless `id` is a session id. */
 export function assertSessionID(id: string, field = 'sessionID'): void {
-  if (!id.startsWith('ses')) {
-    throw new ValidationError([issue([field], 'Invalid string: must start with "ses"', 'invalid_format')], { [field]: id });
-  }
+  assertIdPrefix(id, 'ses', field);
 }
 
 @Injectable()
