@@ -28,7 +28,7 @@ import { SessionService, assertIdPrefix } from '../sessions/session.service';
 import { MessageEntity, MessageInfo, MessageWithParts, Part, PartEntity } from './message.entity';
 import { PartWriter } from './part-writer';
 
-export interface EventTarget {
+export interface PublishTarget {
   /** Publish on this directory instead of the session's own. */
   directory?: string;
 }
@@ -64,14 +64,14 @@ export class MessageService {
     return ascendingId('prt');
   }
 
-  async updateMessage<T extends MessageInfo>(info: T, target: EventTarget = {}): Promise<T> {
+  async updateMessage<T extends MessageInfo>(info: T, target: PublishTarget = {}): Promise<T> {
     const { directory } = await this.sessions.locate(info.sessionID);
     await this.dataSource.query(this.upsertMessageSql, [info.id, info.sessionID, info.role, JSON.stringify(info), info.time.created]);
     await this.sessions.publish(info.sessionID, 'message.updated', { info }, target.directory ?? directory);
     return info;
   }
 
-  async updatePart<T extends Part>(part: T, options: EventTarget & { delta?: string } = {}): Promise<T> {
+  async updatePart<T extends Part>(part: T, options: PublishTarget & { delta?: string } = {}): Promise<T> {
     const { directory } = await this.sessions.locate(part.sessionID);
     if (options.delta === undefined) await this.writer.write(part);
     else this.writer.defer(part);
@@ -80,7 +80,7 @@ export class MessageService {
     return part;
   }
 
-  async removePart(sessionID: string, messageID: string, partID: string, target: EventTarget = {}): Promise<void> {
+  async removePart(sessionID: string, messageID: string, partID: string, target: PublishTarget = {}): Promise<void> {
     await this.sessions.locate(sessionID);
     assertIdPrefix(messageID, 'msg', 'messageID');
     assertIdPrefix(partID, 'prt', 'partID');
@@ -90,7 +90,7 @@ export class MessageService {
     await this.sessions.publish(sessionID, 'message.part.removed', { sessionID, messageID, partID }, target.directory);
   }
 
-  async removeMessage(sessionID: string, messageID: string, target: EventTarget = {}): Promise<void> {
+  async removeMessage(sessionID: string, messageID: string, target: PublishTarget = {}): Promise<void> {
     await this.sessions.locate(sessionID);
     await this.writer.settle();
     const removed = await this.dataSource.transaction(async (manager) => {
