@@ -81,15 +81,17 @@ describe('config: files, merge order, substitution, validation, PATCH', () => {
     expect((await root.config.get()).data?.theme).toBe('repo-theme');
   });
 
-  it('honours OPENCODE_CONFIG_CONTENT above project files', async () => {
-    const restore = setEnv({ OPENCODE_CONFIG_CONTENT: JSON.stringify({ theme: 'from-env' }) });
+  it('honours OPENCODE_CONFIG below project files and OPENCODE_CONFIG_CONTENT above them', async () => {
+    const dir = tempDir('keel-cfg-env-');
+    writeFileSync(join(dir, 'extra.json'), JSON.stringify({ theme: 'from-file', share: 'disabled' }));
+    writeFileSync(join(dir, 'opencode.json'), JSON.stringify({ theme: 'project', autoupdate: false }));
+    const restore = setEnv({ OPENCODE_CONFIG: join(dir, 'extra.json'), OPENCODE_CONFIG_CONTENT: JSON.stringify({ autoupdate: true }) });
     try {
-      const dir = tempDir('keel-cfg-env-');
       const { data } = await createOpencodeClient({ baseUrl: keel.url, directory: dir }).config.get();
-      expect(data?.theme).toBe('from-env');
-      rmSync(dir, { recursive: true, force: true });
+      expect(data).toMatchObject({ theme: 'project', share: 'disabled', autoupdate: true });
     } finally {
       restore();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -138,6 +140,9 @@ describe('config: files, merge order, substitution, validation, PATCH', () => {
     const { data } = await client.config.update({ config: { model: 'openai/gpt-5' } });
     expect(data?.model).toBe('openai/gpt-5');
     expect(JSON.parse(readFileSync(join(dir, 'opencode.json'), 'utf8'))).toEqual({ model: 'openai/gpt-5' });
+
+    await Promise.all([client.config.update({ config: { theme: 'one' } }), client.config.update({ config: { username: 'two' } })]);
+    expect(JSON.parse(readFileSync(join(dir, 'opencode.json'), 'utf8'))).toEqual({ model: 'openai/gpt-5', theme: 'one', username: 'two' });
 
     const bad = await fetch(`${keel.url}/config?directory=${encodeURIComponent(dir)}`, {
       method: 'PATCH',

@@ -216,6 +216,18 @@ describe('providers: catalog, env keys, config providers, stored credentials, mo
     expect(JSON.stringify(badBody)).not.toContain('oauth-access-secret');
   });
 
+  it('connects a catalog provider pointed at a base URL without a key, through openai-compatible', async () => {
+    const dir = tempDir('keel-prov-base-');
+    writeFileSync(join(dir, 'opencode.json'), JSON.stringify({ provider: { openai: { options: { baseURL: model.url } } } }));
+    const providers = keel.keel.app.get(ProviderService);
+    const instance = await keel.keel.app.get(InstanceService).get(dir);
+    const resolved = await providers.resolveModel(instance, 'openai', 'gpt-5');
+    expect(resolved).toMatchObject({ sdk: 'openai-compatible', baseURL: model.url, apiModelID: 'gpt-5' });
+    const result = await generateText({ model: await providers.languageModel(instance, 'openai', 'gpt-5'), prompt: 'hi' });
+    expect(result.text).toBe('hello from tiny');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('answers 400 on providers routes when the config is broken', async () => {
     const dir = tempDir('keel-prov-bad-');
     mkdirSync(join(dir, '.opencode'));

@@ -130,6 +130,7 @@ const PROJECT_FILES = ['opencode.jsonc', 'opencode.json'];
 @Injectable()
 export class ConfigService {
   private readonly cache = new Map<string, Promise<Config>>();
+  private readonly writes = new Map<string, Promise<void>>();
 
   constructor(private readonly instances: InstanceService) {
     instances.onDispose((directory) => {
@@ -147,7 +148,10 @@ export class ConfigService {
       config = this.load(instance);
       this.cache.set(instance.directory, config);
       // A broken file is reported on every call until it is fixed, not cached as a failure.
-      config.catch(() => this.cache.delete(instance.directory));
+      const loading = config;
+      loading.catch(() => {
+        if (this.cache.get(instance.directory) === loading) this.cache.delete(instance.directory);
+      });
     }
     return config;
   }
@@ -179,6 +183,20 @@ export class ConfigService {
    */
   async update(instance: Instance, patch: JsonObject): Promise<Config> {
     const file = await this.projectFile(instance);
+    // Read-modify-write of one file is serialised, so concurrent PATCHes never lose each other's keys.
+    const previous = this.writes.get(file) ?? Promise.resolve();
+    const write = previous.then(() => this.writeMerged(file, patch));
+    const settled = write.catch(() => undefined);
+    this.writes.set(file, settled);
+    void settled.then(() => {
+      if (this.writes.get(file) === settled) this.writes.delete(file);
+    });
+    await write;
+    await this.instances.dispose(instance.directory);
+    return this.get(instance);
+  }
+
+  private async writeMerged(file: string, patch: JsonObject): Promise<void> {
     const before = (await readOptional(file)) ?? '';
     const current = parseJsonc(before, file);
     let text = before.trim() === '' ? '{}\n' : before;
@@ -187,8 +205,6 @@ export class ConfigService {
     }
     validateConfig(parseJsonc(await substitute(text, file, dirname(file)), file), file);
     await writeAtomically(file, text);
-    await this.instances.dispose(instance.directory);
-    return this.get(instance);
   }
 
   private async load(instance: Instance): Promise<Config> {
