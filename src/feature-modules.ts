@@ -9,9 +9,10 @@ import { PtyModule } from './pty/pty.module';
 import { MessagesModule } from './messages/messages.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { ToolsModule } from './tools/tools.module';
 
 /**
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [CommandsModule, AgentsModule, SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, PtyModule, MiddlewareManagerModule, IngestionModule];
+export const FEATURE_MODULES: Type[] = [CommandsModule, AgentsModule, SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, PtyModule, MiddlewareManagerModule, IngestionModule, ToolsModule];

@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { isInside } from '../../common/paths';
+import { defineTool, ToolContext, ToolError } from '../tool';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
+export const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
+/** Characters of output kept for the model; the rest is cut with a note. */
+export const BASH_MAX_OUTPUT = 30_000;
+
+/** Commands whose path arguments are checked against the directory tree. */
+const PATH_COMMANDS = new Set(['cd', 'rm', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'cat', 'ln', 'rmdir']);
+
+/** Sub-commands of a shell line (split on `;`, `&&`, `||`, `|`, newlines), quotes respected. */
+export function splitCommands(command: string): string[][] {
+  const commands: string[][] = [];
+  let words: string[] = [];
+  let word = '';
+  let quote: string | null = null;
+  const endWord = () => {
+    if (word) words.push(word);
+    word = '';
+  };
+  const endCommand = () => {
+    endWord();
+    if (words.length > 0) commands.push(words);
+    words = [];
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else word += c;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '\\' && i + 1 < command.length) word += command[++i];
+    else if (c === ' ' || c === '\t') endWord();
+    else if (c === '&' && (command[i - 1] === '>' || command[i + 1] === '>')) word += c;
+    else if (c === ';' || c === '\n' || c === '|' || c === '&') {
+      endCommand();
+      if ((c === '|' || c === '&') && command[i + 1] === c) i++;
+    } else word += c;
+  }
+  endCommand();
+  return commands;
+}
+
+/** Programs whose second word is a sub-command worth approving on its own (`git push`, `npm run`). */
+const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'deno', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'make', 'gh', 'dotnet', 'mvn', 'gradle']);
+
+/** The pattern an "always" approval remembers for one sub-command: `git push *`, `ls *`. */
+export function approvalPattern(words: string[]): string {
+  const sub = words[1];
+  return SUBCOMMAND_PROGRAMS.has(words[0]) && sub && !sub.startsWith('-') ? `${words[0]} ${sub} *` : `${words[0]} *`;
+}
+
+async function authorize(command: string, cwd: string, ctx: ToolContext): Promise<void> {
+  const commands = splitCommands(command);
+  const outside = new Set<string>();
+  for (const words of commands) {
+    if (!PATH_COMMANDS.has(words[0])) continue;
+    for (const arg of words.slice(1)) {
+      if (arg.startsWith('-')) continue;
+      const target = resolve(cwd, arg);
+      if (!isInside(ctx.directory, target)) outside.add(target);
+    }
+  }
+  for (const dir of outside) {
+    await ctx.permit({
+      type: 'external_directory',
+      subjects: [dir],
+      pattern: [dir, `${dir}/*`],
+      title: `Access outside the working directory: ${dir}`,
+      metadata: { command },
+    });
+  }
+  await ctx.permit({
+    type: 'bash',
+    subjects: commands.map((w) => w.join(' ')),
+    pattern: [...new Set(commands.map(approvalPattern))],
+    title: command,
+    metadata: { command },
+  });
+}
+
+export interface ShellRun {
+  output: string;
+  exit: number | null;
+  timedOut: boolean;
+  aborted: boolean;
+  truncated: boolean;
+}
+
+/**
+ * Runs `command` with bash in its own process group, so a timeout or an abort kills the whole
+ * tree. Output (stdout and stderr interleaved) is capped and reported as it arrives.
+ */
+export function runShell(
+  command: string,
+  options: { cwd: string; timeoutMs: number; signal: AbortSignal; maxOutput?: number; onOutput?: (output: string) => void },
+): Promise<ShellRun> {
+  const maxOutput = options.maxOutput ?? BASH_MAX_OUTPUT;
+  return new Promise((done, fail) => {
+    const child = spawn(process.env.SHELL?.endsWith('bash') ? process.env.SHELL : 'bash', ['-c', command], {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TERM: 'dumb' },
+    });
+    let output = '';
+    let truncated = false;
+    let timedOut = false;
+    let aborted = false;
+    const kill = () => {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 2000).unref();
+    };
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    if (options.signal.aborted) onAbort();
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const append = (chunk: Buffer) => {
+      if (truncated) return;
+      output += chunk.toString();
+      if (output.length > maxOutput) {
+        output = output.slice(0, maxOutput);
+        truncated = true;
+      }
+      options.onOutput?.(output);
+    };
+    child.stdout.on('data', append);
+    child.stderr.on('data', append);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      fail(new ToolError(`Failed to start the shell: ${error.message}`));
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      done({ output, exit: code, timedOut, aborted, truncated });
+    });
+  });
+}
+
+export const bashTool = defineTool({
+  id: 'bash',
+  description: [
+    'Executes a bash command in the session directory (or `workdir`) with an optional timeout in milliseconds',
+    `(default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}). stdout and stderr are returned together,`,
+    `cut after ${BASH_MAX_OUTPUT} characters. Use the dedicated read/write/edit/glob/grep tools for files;`,
+    'give a short `description` (5-10 words) of what the command does.',
+  ].join(' '),
+  parameters: z.object({
+    command: z.string().describe('The command to execute'),
+    timeout: z.number().int().positive().optional().describe('Optional timeout in milliseconds'),
+    workdir: z.string().optional().describe('Directory to run the command in (default: the session directory)'),
+    description: z.string().describe('Clear, concise description of what this command does in 5-10 words'),
+  }),
+  async execute(args, ctx) {
+    const cwd = resolve(ctx.directory, args.workdir ?? '.');
+    if (!isInside(ctx.directory, cwd)) {
+      await ctx.permit({ type: 'external_directory', subjects: [cwd], pattern: [cwd, `${cwd}/*`], title: `Run a command in ${cwd}` });
+    }
+    await authorize(args.command, cwd, ctx);
+    const timeoutMs = Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+    ctx.metadata({ title: args.description, metadata: { output: '', description: args.description } });
+    const run = await runShell(args.command, {
+      cwd,
+      timeoutMs,
+      signal: ctx.abort,
+      onOutput: (output) => ctx.metadata({ metadata: { output, description: args.description } }),
+    });
+    const notes: string[] = [];
+    if (run.truncated) notes.push(`Output was cut after ${BASH_MAX_OUTPUT} characters.`);
+    if (run.timedOut) notes.push(`Command terminated after exceeding the timeout of ${timeoutMs} ms.`);
+    if (run.aborted) notes.push('Command aborted by the user.');
+    const output = notes.length > 0 ? `${run.output}\n\n<bash_metadata>\n${notes.join('\n')}\n</bash_metadata>` : run.output;
+    return { title: args.description, output, metadata: { output: run.output, exit: run.exit, description: args.description } };
+  },
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineTool } from '../tool';
+
+export interface TodoItem {
+  content: string;
+  status: string;
+  priority: string;
+  id: string;
+}
+
+/** Where a session's todo list lives (the sessions module's TodoService). */
+export interface TodoStore {
+  get(sessionID: string): Promise<TodoItem[]>;
+  set(sessionID: string, todos: TodoItem[], directory?: string): Promise<TodoItem[]>;
+}
+
+const todoItem = z.object({
+  content: z.string().describe('Brief description of the task'),
+  status: z.string().describe('Current status of the task: pending, in_progress, completed, cancelled'),
+  priority: z.string().describe('Priority level of the task: high, medium, low'),
+  id: z.string().describe('Unique identifier for the todo item'),
+});
+
+function summary(todos: TodoItem[]) {
+  return {
+    title: `${todos.filter((t) => t.status !== 'completed').length} todos`,
+    output: JSON.stringify(todos, null, 2),
+    metadata: { todos },
+  };
+}
+
+export function todoWriteTool(store: TodoStore) {
+  return defineTool({
+    id: 'todowrite',
+    description:
+      'Replaces the todo list of this session. Use it to plan multi-step work and track progress: mark one item in_progress at a time and mark items completed as soon as they are done.',
+    parameters: z.object({ todos: z.array(todoItem).describe('The updated todo list') }),
+    async execute(args, ctx) {
+      return summary(await store.set(ctx.sessionID, args.todos, ctx.directory));
+    },
+  });
+}
+
+export function todoReadTool(store: TodoStore) {
+  return defineTool({
+    id: 'todoread',
+    description: 'Reads the todo list of this session.',
+    parameters: z.object({}),
+    async execute(_args, ctx) {
+      return summary(await store.get(ctx.sessionID));
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { confinedPath, displayPath } from '../confinement';
+import { defineTool } from '../tool';
+
+export const writeTool = defineTool({
+  id: 'write',
+  description:
+    'Writes a file to the local filesystem, creating parent directories and overwriting an existing file. `filePath` is absolute or relative to the session directory. Prefer `edit` for changes to existing files.',
+  parameters: z.object({
+    content: z.string().describe('The content to write to the file'),
+    filePath: z.string().describe('The path to the file to write'),
+  }),
+  async execute(args, ctx) {
+    const path = await confinedPath(ctx, args.filePath);
+    const exists = await stat(path).then(
+      () => true,
+      () => false,
+    );
+    await ctx.permit({
+      type: 'edit',
+      pattern: [path],
+      title: `${exists ? 'Overwrite' : 'Create'} ${displayPath(ctx, path)}`,
+      metadata: { filepath: path, exists },
+    });
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, args.content);
+    ctx.publish('file.edited', { file: path });
+    return { title: displayPath(ctx, path), output: 'Wrote file successfully.', metadata: { filepath: path, exists } };
+  },
+});

@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+
+/** What a tool call asks permission for; `subjects` are matched against the agent's rules, `pattern` is what an approval remembers. */
+export interface PermitRequest {
+  type: 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'doom_loop';
+  /** Strings the agent's wildcard rules are evaluated against (bash: one per sub-command). */
+  subjects?: string[];
+  /** Keys an "always" reply approves; absent means the type itself. */
+  pattern?: string[];
+  title: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** A child session run by the `task` tool, provided by the prompt loop. */
+export interface SubtaskRequest {
+  description: string;
+  prompt: string;
+  agent: string;
+}
+
+/** Everything a tool may use while it runs; the prompt loop builds one per call. */
+export interface ToolContext {
+  sessionID: string;
+  messageID: string;
+  callID: string;
+  agent: string;
+  /** The session's directory: tools confine themselves to it unless `external_directory` is granted. */
+  directory: string;
+  worktree: string;
+  abort: AbortSignal;
+  /** Updates the running tool part's title/metadata (e.g. streamed bash output). */
+  metadata(update: { title?: string; metadata?: Record<string, unknown> }): void;
+  /** Resolves when allowed (by rule or by the user), rejects with a PermissionDeniedError otherwise. */
+  permit(request: PermitRequest): Promise<void>;
+  /** Publishes an event of the session's directory (e.g. `file.edited`). */
+  publish(type: string, properties: unknown): void;
+  subtask?(request: SubtaskRequest): Promise<{ sessionID: string; output: string }>;
+}
+
+export interface ToolResult {
+  title: string;
+  output: string;
+  metadata: Record<string, unknown>;
+}
+
+export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
+  id: string;
+  description: string;
+  parameters: P;
+  execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool failure whose message is shown to the model as the tool's error. */
+export class ToolError extends Error {}
+
+/** The user (or a rule) refused the call: the turn stops after this step, as in the reference. */
+export class PermissionDeniedError extends ToolError {
+  constructor(
+    message: string,
+    readonly byUser: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export const REJECTED_MESSAGE =
+  'The user rejected permission to use this specific tool call. You may try again with different parameters.';
+
+export function defineTool<P extends z.ZodType>(tool: ToolDefinition<P>): ToolDefinition<P> {
+  return tool;
+}
