@@ -110,6 +110,8 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
         continue;
       }
       await this.process(claim);
+      // better-sqlite3 answers synchronously: without a macrotask break a busy queue would starve HTTP.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

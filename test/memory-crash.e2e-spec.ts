@@ -1,0 +1,53 @@
+import { freshProcessEnv, KeelProcess, spawnKeel } from './support/keel';
+import { memoryClient } from './support/memory-fixtures';
+
+/** Needs a built server: dist/ (npm test builds it) or a private build passed as KEEL_DIST. */
+describe('memory: a crash mid-pipeline, then a restart that finishes every document', () => {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let server: KeelProcess | undefined;
+
+  beforeAll(async () => {
+    ({ env, cleanup } = await freshProcessEnv({ KEEL_API_KEYS: 'test-key', KEEL_INGEST_LEASE_MS: '1500', KEEL_INGEST_CONCURRENCY: '1', KEEL_LOG_LEVEL: 'error' }));
+  });
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) await server.stop('SIGKILL');
+    await cleanup();
+  });
+
+  it('resumes unfinished documents after kill -9 without duplicate chunks', async () => {
+    server = await spawnKeel(env);
+    let client = memoryClient(server.url);
+    const sentence = (i: number, j: number) => `Document ${i} sentence ${j} mentions the marker word m${i}x and some filler text to make chunks.`;
+    const documents = Array.from({ length: 200 }, (_, i) => ({ content: Array.from({ length: 60 }, (__, j) => sentence(i, j)).join(' '), dreaming: 'instant' }));
+    const { results } = await client.documents.batchAdd({ documents, containerTag: 'crash' });
+    expect(results.every((r) => r.status === 'queued')).toBe(true);
+    // Kill as soon as the pipeline is under way but not finished.
+    let unfinished: number;
+    do unfinished = (await client.documents.listProcessing()).totalCount;
+    while (unfinished === results.length);
+    await server.stop('SIGKILL');
+    expect(unfinished).toBeGreaterThan(0);
+
+    server = await spawnKeel(env);
+    client = memoryClient(server.url);
+    const deadline = Date.now() + 45_000;
+    while ((await client.documents.listProcessing()).totalCount > 0) {
+      if (Date.now() > deadline) throw new Error('documents still processing after restart');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const { id } of results) {
+      const doc = await client.documents.get(id);
+      expect(doc.status).toBe('done');
+      const { chunks } = await client.get<{ chunks: { position: number }[] }>(`/v3/documents/${id}/chunks`);
+      expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
+    }
+    for (const i of [0, 99, 199]) {
+      const found = await client.search.documents({ q: `m${i}x`, containerTags: ['crash'], limit: 10 });
+      expect(found.results).toHaveLength(1);
+      const positions = found.results[0].chunks.map((c) => c.content);
+      expect(new Set(positions).size).toBe(positions.length);
+    }
+  });
+});
