@@ -102,6 +102,13 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
       404,
       'data source not found: nowhere',
     );
+    const closed = await new FakeRoutingUpstream().start();
+    await closed.stop();
+    expectRoutingError(
+      await api('POST', '/api/datasource/traefik/test', { type: 'traefik', url: closed.url }),
+      400,
+      /^Connection test failed: .*ECONNREFUSED/,
+    );
     expectRoutingError(
       await api('PUT', '/api/datasource/x', { type: 'consul', url: 'http://127.0.0.1:1' }),
       400,

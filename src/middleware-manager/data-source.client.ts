@@ -24,6 +24,14 @@ export function routersUrl(source: DataSourceConfig): string {
   return source.type === 'pangolin' ? `${source.url}/traefik-config` : `${source.url}/api/http/routers`;
 }
 
+/** `fetch failed` says nothing: name the network cause (ECONNREFUSED, ENOTFOUND, timeout). */
+export function describeFetchError(error: unknown): string {
+  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError') return 'timed out';
+  const cause = err?.cause?.code ?? err?.cause?.message;
+  return cause ? `${err.message} (${cause})` : String(err?.message ?? error);
+}
+
 export async function fetchJson(source: DataSourceConfig, timeoutMs: number): Promise<unknown> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (source.basic_auth?.username) {

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BadRequestError, NotFoundError } from '../common/errors';
-import { DataSourceConfig, fetchJson } from './data-source.client';
+import { DataSourceConfig, describeFetchError, fetchJson } from './data-source.client';
 import { DataSourceStore } from './data-source.store';
 import { ROUTING_SETTINGS } from './middleware-manager.settings';
 import type { RoutingSettings } from './middleware-manager.settings';
 import { RequestBody } from './request-body';
+import { ResourceWatcher } from './resource-watcher.service';
 import { RoutingEvents } from './routing-events';
 
 export const PASSWORD_MASK = '••••••••';
@@ -24,6 +25,7 @@ export class DataSourcesService {
   constructor(
     private readonly store: DataSourceStore,
     private readonly events: RoutingEvents,
+    private readonly watcher: ResourceWatcher,
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
   ) {}
 
@@ -47,6 +49,7 @@ export class DataSourcesService {
     if (!file.data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
     this.store.write({ ...file, active_data_source: name });
     this.events.publish('datasource.activated', { name });
+    this.watcher.syncSoon();
     return { message: 'Data source updated successfully', name };
   }
 
@@ -76,6 +79,7 @@ export class DataSourcesService {
     const config = this.parseSource(body, file.data_sources[name]);
     this.store.write({ ...file, data_sources: { ...file.data_sources, [name]: config } });
     this.events.publish('datasource.updated', { name, config: masked(config) });
+    if (name === file.active_data_source) this.watcher.syncSoon();
     return { message: 'Data source updated successfully', name, config: masked(config) };
   }
 
@@ -92,7 +96,7 @@ export class DataSourcesService {
     try {
       await fetchJson(config, this.settings.fetchTimeoutMs);
     } catch (error) {
-      throw new BadRequestError(`Connection test failed: ${(error as Error).message}`);
+      throw new BadRequestError(`Connection test failed: ${describeFetchError(error)}`);
     }
     return { message: 'Connection test successful', name };
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
-import { DiscoveredRouter, fetchRouters } from './data-source.client';
+import { describeFetchError, DiscoveredRouter, fetchRouters } from './data-source.client';
 import { DataSourceStore } from './data-source.store';
 import { RoutingMiddleware } from './middleware.entity';
 import { ROUTING_SETTINGS } from './middleware-manager.settings';
@@ -51,6 +51,11 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     await this.running.catch(() => undefined);
   }
 
+  /** After a data-source change: sync now instead of at the next tick (when the watcher runs). */
+  syncSoon(): void {
+    if (this.settings.checkIntervalMs > 0 && !this.stopped) void this.syncOnce().catch(() => undefined);
+  }
+
   /** One sync; runs never overlap. Resolves null when the fetch failed (nothing changed then). */
   syncOnce(): Promise<SyncResult | null> {
     const run = this.running.catch(() => undefined).then(() => this.sync());
@@ -68,7 +73,7 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       this.logger.warn({
         msg: 'data source fetch failed; resources unchanged',
         source: name,
-        err: String(error),
+        err: describeFetchError(error),
       });
       return null;
     }
@@ -86,18 +91,24 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       for (const router of discovered.values()) {
         const row = existing.get(router.id);
         if (!row) {
-          await repo.insert({
-            id: router.id,
-            host: router.host,
-            service_id: router.serviceId,
-            org_id: 'unknown',
-            site_id: 'unknown',
-            status: 'active',
-            entrypoints: router.entrypoints || 'websecure',
-            tls_domains: router.tlsDomains,
-            router_priority: this.initialPriority(router),
-            source_type: router.sourceType,
-          });
+          // Ignored on conflict: another replica may have inserted the same router a moment ago.
+          await repo
+            .createQueryBuilder()
+            .insert()
+            .orIgnore()
+            .values({
+              id: router.id,
+              host: router.host,
+              service_id: router.serviceId,
+              org_id: 'unknown',
+              site_id: 'unknown',
+              status: 'active',
+              entrypoints: router.entrypoints || 'websecure',
+              tls_domains: router.tlsDomains,
+              router_priority: this.initialPriority(router),
+              source_type: router.sourceType,
+            })
+            .execute();
           await this.attachDefaults(
             manager.getRepository(RoutingResourceMiddleware),
             manager.getRepository(RoutingMiddleware),
@@ -177,9 +188,14 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     resourceId: string,
   ): Promise<void> {
     for (const { id, priority } of this.settings.defaultMiddlewares) {
-      if (await middlewares.existsBy({ id }))
-        await links.insert({ resource_id: resourceId, middleware_id: id, priority });
-      else this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
+      if (await middlewares.existsBy({ id })) {
+        await links
+          .createQueryBuilder()
+          .insert()
+          .orIgnore()
+          .values({ resource_id: resourceId, middleware_id: id, priority })
+          .execute();
+      } else this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
     }
   }
 }

@@ -195,10 +195,7 @@ export class ResourcesService {
         throw new NotFoundError('Middleware not found');
       await manager
         .getRepository(RoutingResourceMiddleware)
-        .delete({ resource_id: id, middleware_id: middlewareId });
-      await manager
-        .getRepository(RoutingResourceMiddleware)
-        .insert({ resource_id: id, middleware_id: middlewareId, priority });
+        .upsert({ resource_id: id, middleware_id: middlewareId, priority }, ['resource_id', 'middleware_id']);
     });
     this.changed(id, 'middlewares');
     return { resource_id: id, middleware_id: middlewareId, priority };
@@ -234,8 +231,7 @@ export class ResourcesService {
           skipped.push(entry.middleware_id);
           continue;
         }
-        await links.delete({ resource_id: id, middleware_id: entry.middleware_id });
-        await links.insert({ resource_id: id, ...entry });
+        await links.upsert({ resource_id: id, ...entry }, ['resource_id', 'middleware_id']);
         assigned.push(entry);
       }
     });

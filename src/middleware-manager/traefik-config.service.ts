@@ -53,7 +53,7 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
 
   /** The document for one provider: `file` references Keel's objects as `@file`, `http` as `@http`. */
   async build(ownProvider: 'file' | 'http'): Promise<TraefikDocument> {
-    const activeSource = this.store.read().data_sources[this.store.active().name]?.type ?? 'pangolin';
+    const activeSource = this.store.active().config?.type ?? 'pangolin';
     return buildTraefikConfig(await this.snapshot(), {
       activeSource,
       certResolver: this.settings.certResolver,
