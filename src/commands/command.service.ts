@@ -4,6 +4,7 @@
  *   list(instance): Promise<CommandInfo[]>                 built-ins `init` and `review`, then config `command` entries and markdown commands (later wins)
  *   get(instance, name): Promise<CommandInfo | undefined>  one command: template, agent, model ("provider/model"), subtask, hints
  *   hints(template): string[]                              `$1…$n` (sorted, unique) then `$ARGUMENTS`, as found in the template
+ *   renderCommandTemplate(template, args): string          (./command-template) the prompt text for `session.command`
  */
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '../config/config.service';
