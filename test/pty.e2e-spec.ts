@@ -15,10 +15,11 @@ process.env.KEEL_PTY_SLOW_CLIENT_GRACE_MS = '500';
 
 /** A terminal client as the reference's web app is: raw text frames both ways. */
 class TerminalClient {
-  text = '';
   readonly opened: Promise<void>;
   readonly closed: Promise<number>;
-  private waiters: { test: () => boolean; resolve: () => void }[] = [];
+  /** Received frames, joined on demand: outputs here run to megabytes. */
+  private chunks: string[] = [];
+  private waiters: { test: (chunk: string) => boolean; resolve: () => void }[] = [];
 
   constructor(readonly socket: WebSocket) {
     this.opened = new Promise((resolve, reject) => {
@@ -28,13 +29,19 @@ class TerminalClient {
     this.closed = new Promise((resolve) => socket.once('close', (code) => resolve(code)));
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
-      this.text += (data as Buffer).toString('utf8');
+      const chunk = (data as Buffer).toString('utf8');
+      this.chunks.push(chunk);
       this.waiters = this.waiters.filter((w) => {
-        if (!w.test()) return true;
+        if (!w.test(chunk)) return true;
         w.resolve();
         return false;
       });
     });
+  }
+
+  get text(): string {
+    if (this.chunks.length > 1) this.chunks = [this.chunks.join('')];
+    return this.chunks[0] ?? '';
   }
 
   static async open(url: string, headers: Record<string, string> = {}): Promise<TerminalClient> {
@@ -49,13 +56,17 @@ class TerminalClient {
 
   /** Resolves once the received text contains `expected` (or matches it). */
   waitFor(expected: string | RegExp, timeoutMs = 10_000): Promise<void> {
-    // Strings are searched only in what arrived since the last look: outputs here run to megabytes.
-    let from = 0;
-    const test = () => {
+    // A string is looked for in the newest chunk plus the end of what came before it.
+    let tail = '';
+    const test = (chunk?: string) => {
       if (typeof expected !== 'string') return expected.test(this.text);
-      const found = this.text.indexOf(expected, from) >= 0;
-      from = Math.max(0, this.text.length - expected.length + 1);
-      return found;
+      if (chunk === undefined) {
+        tail = this.text.slice(-expected.length);
+        return this.text.includes(expected);
+      }
+      const window = tail + chunk;
+      tail = window.slice(-expected.length);
+      return window.includes(expected);
     };
     if (test()) return Promise.resolve();
     return new Promise((resolve, reject) => {
