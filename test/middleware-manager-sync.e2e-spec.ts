@@ -258,6 +258,7 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
         service: 'dashboard@internal',
         provider: 'internal',
       },
+      'static@file': { rule: 'Host(`static.example.com`)', service: 'static-svc', provider: 'file' },
       'whoami-auth@file': { rule: 'Host(`whoami.example.com`)', service: 'whoami@docker', provider: 'file' },
       '1-nextcloud-router-auth@file': {
         rule: 'Host(`files.example.com`)',
@@ -273,20 +274,28 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
     const result = await watcher.syncOnce();
     expect(result).toEqual({
       source: 'traefik',
-      added: ['whoami'],
+      added: ['static', 'whoami'],
       updated: [],
       reactivated: [],
       disabled: ['1-nextcloud-router', '2-photos-router-v2'],
     });
     expect((await api('GET', '/api/resources/whoami')).body).toMatchObject({
       host: 'whoami.example.com',
-      service_id: 'whoami',
+      service_id: 'whoami@docker',
       source_type: 'traefik',
       tls_domains: 'whoami.example.com,www.whoami.example.com',
       router_priority: 251,
       status: 'active',
     });
     expect(traefik.requests.at(-1)?.path).toBe('/api/http/routers');
+    expect((await api('GET', '/api/resources/static')).body.service_id).toBe('static-svc@file');
+    const { body } = await api('GET', '/api/v1/traefik-config');
+    expect(body.http.routers['static-auth'].service).toBe('static-svc@file');
+    expect(body.http.routers['whoami-auth']).toMatchObject({
+      service: 'whoami@docker',
+      middlewares: ['authelia@http'],
+      priority: 251,
+    });
   });
 });
 

@@ -120,7 +120,9 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
   it('documents the routing routes in /doc and answers unknown /api routes with {code, message}', async () => {
     const doc = (await api('GET', '/doc')).body;
     expect(doc.paths['/api/middlewares'].post.operationId).toBe('middlewares.create');
-    expect(doc.paths['/api/resources/{id}/config/priority'].put.operationId).toBe('resources.updatePriorityConfig');
+    expect(doc.paths['/api/resources/{id}/config/priority'].put.operationId).toBe(
+      'resources.updatePriorityConfig',
+    );
     expect(doc.paths['/api/v1/traefik-config'].get.operationId).toBe('traefik.config');
     expectRoutingError(await api('GET', '/api/nothing-here'), 404, 'Route not found');
   });

@@ -111,6 +111,15 @@ export function pangolinRouters(body: unknown): DiscoveredRouter[] {
   return out;
 }
 
+/**
+ * A Traefik router names its service without a provider when both come from the same provider;
+ * keeping the provider makes the generated reference exact (`@file`, `@docker`, …; issue #32).
+ */
+function qualifiedService(service: unknown, provider: string): string {
+  if (typeof service !== 'string') return '';
+  return service.includes('@') || !provider ? service : `${service}@${provider}`;
+}
+
 /** Routers of the Traefik API's `/api/http/routers` (array, or a map keyed by name); internal routers skipped. */
 export function traefikRouters(body: unknown): DiscoveredRouter[] {
   const list: Json[] = Array.isArray(body)
@@ -131,7 +140,7 @@ export function traefikRouters(body: unknown): DiscoveredRouter[] {
     out.push({
       id: base,
       host,
-      serviceId: typeof router.service === 'string' ? router.service : '',
+      serviceId: qualifiedService(router.service, provider),
       entrypoints: entrypointsOf(router),
       tlsDomains: tlsDomainsOf(router),
       priority,
