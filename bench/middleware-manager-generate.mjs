@@ -4,6 +4,7 @@
 // dist/main.js) on loopback with a temp data dir, imports the resources from a fake Pangolin
 // on loopback, then measures over real HTTP and, in-process, the generator itself.
 //   node bench/middleware-manager-generate.mjs [resources=5000] [rounds=20]
+// With DATABASE_URL=postgres://… it runs on a scratch PostgreSQL database on that server.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -66,12 +67,33 @@ function startKeel(env) {
   });
 }
 
+const serverUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+let databaseUrl = '';
+let dropDatabase = async () => {};
+if (serverUrl) {
+  const { Client } = require('pg');
+  const name = `keel_mm_bench_${process.pid}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const again = new Client({ connectionString: serverUrl });
+    await again.connect();
+    await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await again.end();
+  };
+}
 const dataDir = mkdtempSync(join(tmpdir(), 'keel-mm-bench-'));
 const confDir = join(dataDir, 'traefik');
 const pangolin = await fakePangolin(RESOURCES);
 const pangolinUrl = `http://127.0.0.1:${pangolin.address().port}`;
 const keel = await startKeel({
   KEEL_DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl,
   KEEL_PORT: '0',
   KEEL_HOST: '127.0.0.1',
   KEEL_LOG_LEVEL: 'error',
@@ -171,10 +193,10 @@ try {
 
   console.log(`# middleware-manager bench — ${new Date().toISOString()}`);
   console.log(
-    `machine: ${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, SQLite`,
+    `machine: ${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, ${serverUrl ? 'PostgreSQL' : 'SQLite'}`,
   );
   console.log(
-    `command: node bench/middleware-manager-generate.mjs ${RESOURCES} ${ROUNDS}  (KEEL_DIST=${dist})`,
+    `command: ${serverUrl ? `DATABASE_URL=${serverUrl} ` : ''}KEEL_DIST=${dist} node bench/middleware-manager-generate.mjs ${RESOURCES} ${ROUNDS}`,
   );
   console.log(
     `rows: ${RESOURCES} active resources × 3 middlewares (${snapshot.middlewareLinks.length} links); import by sync ${importMs} ms`,
@@ -198,4 +220,5 @@ try {
   pangolin.close();
   await new Promise((r) => keel.child.once('exit', r));
   rmSync(dataDir, { recursive: true, force: true });
+  await dropDatabase();
 }
