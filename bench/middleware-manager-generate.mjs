@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -193,7 +193,7 @@ try {
 
   console.log(`# middleware-manager bench — ${new Date().toISOString()}`);
   console.log(
-    `machine: ${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, ${serverUrl ? 'PostgreSQL' : 'SQLite'}`,
+    `machine: ${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${serverUrl ? 'PostgreSQL' : 'SQLite'}`,
   );
   console.log(
     `command: ${serverUrl ? `DATABASE_URL=${serverUrl} ` : ''}KEEL_DIST=${dist} node bench/middleware-manager-generate.mjs ${RESOURCES} ${ROUNDS}`,

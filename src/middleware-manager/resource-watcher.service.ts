@@ -11,6 +11,20 @@ import { RoutingResource } from './resource.entity';
 import { DEFAULT_ROUTER_PRIORITY } from './resources.service';
 import { RoutingEvents } from './routing-events';
 
+// Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits.
+const INSERT_CHUNK = 200;
+
+async function insertInChunks<T extends object>(repo: Repository<T>, rows: Partial<T>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await repo
+      .createQueryBuilder()
+      .insert()
+      .orIgnore()
+      .values(rows.slice(i, i + INSERT_CHUNK) as never)
+      .execute();
+  }
+}
+
 export interface SyncResult {
   source: string;
   added: string[];
@@ -88,32 +102,22 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
           discovered.set(router.id, router);
       }
       const outcome: SyncResult = { source: name, added: [], updated: [], reactivated: [], disabled: [] };
+      const added: Partial<RoutingResource>[] = [];
       for (const router of discovered.values()) {
         const row = existing.get(router.id);
         if (!row) {
-          // Ignored on conflict: another replica may have inserted the same router a moment ago.
-          await repo
-            .createQueryBuilder()
-            .insert()
-            .orIgnore()
-            .values({
-              id: router.id,
-              host: router.host,
-              service_id: router.serviceId,
-              org_id: 'unknown',
-              site_id: 'unknown',
-              status: 'active',
-              entrypoints: router.entrypoints || 'websecure',
-              tls_domains: router.tlsDomains,
-              router_priority: this.initialPriority(router),
-              source_type: router.sourceType,
-            })
-            .execute();
-          await this.attachDefaults(
-            manager.getRepository(RoutingResourceMiddleware),
-            manager.getRepository(RoutingMiddleware),
-            router.id,
-          );
+          added.push({
+            id: router.id,
+            host: router.host,
+            service_id: router.serviceId,
+            org_id: 'unknown',
+            site_id: 'unknown',
+            status: 'active',
+            entrypoints: router.entrypoints || 'websecure',
+            tls_domains: router.tlsDomains,
+            router_priority: this.initialPriority(router),
+            source_type: router.sourceType,
+          });
           outcome.added.push(router.id);
           continue;
         }
@@ -140,6 +144,12 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
           (reactivated ? outcome.reactivated : outcome.updated).push(router.id);
         }
       }
+      // Ignored on conflict: another replica may have inserted the same router a moment ago.
+      await insertInChunks(repo, added);
+      await insertInChunks(
+        manager.getRepository(RoutingResourceMiddleware),
+        await this.defaultLinks(manager.getRepository(RoutingMiddleware), outcome.added),
+      );
       const vanished = [...existing.values()]
         .filter((r) => r.status === 'active' && !discovered.has(r.id))
         .map((r) => r.id);
@@ -182,20 +192,22 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       : DEFAULT_ROUTER_PRIORITY;
   }
 
-  private async attachDefaults(
-    links: Repository<RoutingResourceMiddleware>,
-    middlewares: Repository<RoutingMiddleware>,
-    resourceId: string,
-  ): Promise<void> {
-    for (const { id, priority } of this.settings.defaultMiddlewares) {
-      if (await middlewares.existsBy({ id })) {
-        await links
-          .createQueryBuilder()
-          .insert()
-          .orIgnore()
-          .values({ resource_id: resourceId, middleware_id: id, priority })
-          .execute();
-      } else this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
+  /** Links of the default middlewares (issue #56) for new resources; unknown ids are skipped with a warning. */
+  private async defaultLinks(middlewares: Repository<RoutingMiddleware>, resourceIds: string[]) {
+    const wanted = this.settings.defaultMiddlewares;
+    if (!wanted.length || !resourceIds.length) return [];
+    const known = new Set(
+      (await middlewares.find({ select: { id: true }, where: { id: In(wanted.map((m) => m.id)) } })).map(
+        (m) => m.id,
+      ),
+    );
+    for (const { id } of wanted.filter((m) => !known.has(m.id))) {
+      this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
     }
+    return resourceIds.flatMap((resource_id) =>
+      wanted
+        .filter((m) => known.has(m.id))
+        .map(({ id, priority }) => ({ resource_id, middleware_id: id, priority })),
+    );
   }
 }
