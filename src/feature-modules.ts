@@ -1,18 +1,19 @@
 import type { Type } from '@nestjs/common';
-import { CommandsModule } from './commands/commands.module';
-import { AgentsModule } from './agents/agents.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { MiddlewareManagerModule } from './middleware-manager/middleware-manager.module';
 import { ConfigModule } from './config/config.module';
 import { ProvidersModule } from './providers/providers.module';
+import { CommandsModule } from './commands/commands.module';
+import { AgentsModule } from './agents/agents.module';
+import { ToolsModule } from './tools/tools.module';
 import { PtyModule } from './pty/pty.module';
 import { MessagesModule } from './messages/messages.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { SessionsModule } from './sessions/sessions.module';
-import { ToolsModule } from './tools/tools.module';
+import { SnapshotsModule } from './snapshots/snapshots.module';
 
 /**
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [CommandsModule, AgentsModule, SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, PtyModule, MiddlewareManagerModule, IngestionModule, ToolsModule];
+export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule];
