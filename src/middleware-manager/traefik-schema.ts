@@ -47,10 +47,3 @@ export function schemaIssues(
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
   return (errors.length ? errors : (validate.errors ?? [])).map((e) => toIssue(prefix, e));
 }
-
-/** Validates a whole dynamic configuration document (generator output). */
-export function traefikConfigIssues(config: unknown): ValidationIssue[] {
-  const validate = validator('#');
-  if (validate(config)) return [];
-  return (validate.errors ?? []).map((e) => toIssue([], e));
-}
