@@ -58,10 +58,10 @@ export class RevertService {
       const history = await this.messages.list(sessionID);
       const point = revertPoint(history, input);
       const where = await this.worktreeOf(instance, session);
-      // A repeated revert keeps the snapshot of the tree as it was before the first one, and starts from it,
+      // A repeated revert keeps the snapshot taken before the first one and starts from the tree it holds,
       // so moving the point later brings back what the earlier revert undid.
+      if (session.revert) await this.undo(where, history, session.revert);
       const snapshot = session.revert?.snapshot ?? (await this.snapshots.track(where));
-      if (session.revert?.snapshot) await this.snapshots.restore(where, session.revert.snapshot);
       await this.snapshots.revertFiles(where, patchesFrom(history, point));
       const revert: SessionRevert = { ...point };
       if (snapshot) {
@@ -77,9 +77,8 @@ export class RevertService {
       const session = await this.sessions.get(sessionID);
       this.assertNotBusy(sessionID);
       if (!session.revert) return session;
-      if (session.revert.snapshot) {
-        await this.snapshots.restore(await this.worktreeOf(instance, session), session.revert.snapshot);
-      }
+      const history = await this.messages.list(sessionID);
+      await this.undo(await this.worktreeOf(instance, session), history, session.revert);
       return this.sessions.update(sessionID, { revert: null });
     });
   }
@@ -103,6 +102,17 @@ export class RevertService {
       }
       await this.sessions.update(sessionID, { revert: null });
     });
+  }
+
+  /**
+   * Back to the tree of `revert.snapshot`: the whole tree is restored (as the reference does), and the
+   * files the revert re-created that did not exist in the snapshot are deleted again.
+   */
+  private async undo(where: Instance, history: MessageWithParts[], revert: SessionRevert): Promise<void> {
+    if (!revert.snapshot) return;
+    await this.snapshots.restore(where, revert.snapshot);
+    const files = patchesFrom(history, revert).flatMap((p) => p.files);
+    await this.snapshots.revertFiles(where, [{ hash: revert.snapshot, files }]);
   }
 
   private assertNotBusy(sessionID: string): void {
