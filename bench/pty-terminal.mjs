@@ -3,10 +3,10 @@
 //   - keystroke echo round trip: one key at a time to a raw-mode `cat`, p50/p99 over N keys.
 //
 // Usage (after `scripts/build-to.sh .dist-pty` and `npm install --prefix bench/reference`):
-//   KEEL_DIST=$PWD/.dist-pty node bench/pty-terminal.mjs [--mb 100] [--keys 1000] [--runs 3] [--no-reference]
+//   KEEL_DIST=$PWD/.dist-pty node bench/pty-terminal.mjs [--mb 100] [--keys 1000] [--runs 3] [--reference-runs 1] [--no-reference]
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
@@ -22,6 +22,8 @@ const option = (name, fallback) => {
 const MB = option('mb', 100);
 const KEYS = option('keys', 1000);
 const RUNS = option('runs', 3);
+// The reference moves about 1 MB/s here, so one 100 MB run already takes minutes.
+const REFERENCE_RUNS = option('reference-runs', 1);
 const WITH_REFERENCE = !argv.includes('--no-reference');
 const DONE = '__BENCH_DONE__';
 
@@ -151,13 +153,13 @@ async function echoLatency(url, directory, keys) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function measure(name, server, directory, file, bytes) {
+async function measure(name, server, directory, file, bytes, count) {
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await throughput(server.url, directory, file, bytes));
+  for (let i = 0; i < count; i++) runs.push(await throughput(server.url, directory, file, bytes));
   const latency = await echoLatency(server.url, directory, KEYS);
   const mbps = median(runs.map((r) => r.mbps));
   process.stdout.write(
-    `${name.padEnd(22)} throughput ${mbps.toFixed(1).padStart(7)} MB/s (median of ${RUNS}: ${runs.map((r) => r.mbps.toFixed(1)).join(', ')})` +
+    `${name.padEnd(22)} throughput ${mbps.toFixed(1).padStart(7)} MB/s (median of ${count}: ${runs.map((r) => r.mbps.toFixed(1)).join(', ')})` +
       `   echo p50 ${latency.p50.toFixed(3)} ms  p99 ${latency.p99.toFixed(3)} ms  mean ${latency.mean.toFixed(3)} ms\n`,
   );
   return { mbps, ...latency };
@@ -186,21 +188,21 @@ await writeTestFile(file, bytes);
 const memory = `${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free)`;
 process.stdout.write(
   `# PTY WebSocket bench, ${new Date().toISOString()}\n# ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${memory}, Node ${process.version}\n` +
-    `# command: ${['node', 'bench/pty-terminal.mjs', ...argv].join(' ')}  (KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'})\n` +
+    `# command: ${['node', 'bench/pty-terminal.mjs', ...argv].join(' ')}  (KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
     `# throughput: cat of a ${MB} MB file through the PTY and WebSocket; echo: ${KEYS} single keystrokes to raw-mode cat\n`,
 );
 
 const results = {};
 const keel = await startKeel(tmpdir());
 try {
-  results.keel = await measure('keel', keel, directory, file, bytes);
+  results.keel = await measure('keel', keel, directory, file, bytes, RUNS);
 } finally {
   await keel.stop();
 }
 if (WITH_REFERENCE) {
   const reference = await startReference({ cwd: directory });
   try {
-    results.reference = await measure(`opencode ${reference.version}`, reference, directory, file, bytes);
+    results.reference = await measure(`opencode ${reference.version}`, reference, directory, file, bytes, REFERENCE_RUNS);
   } finally {
     await reference.stop();
   }
