@@ -15,7 +15,7 @@ export class TraefikConfigController {
   })
   @ApiResponse({ status: 200, schema: { type: 'object' } })
   traefikConfig(): Promise<TraefikDocument> {
-    return this.config.build('http');
+    return this.config.forHttpProvider();
   }
 
   @Get('health')

@@ -19,6 +19,9 @@ import { toYaml } from './traefik-yaml';
 export const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
 // Changes arrive in bursts (a bulk assignment, a sync): one rewrite after the burst.
 const REWRITE_DELAY_MS = 50;
+// Traefik's HTTP provider polls every few seconds: serve a cached document, dropped on every
+// routing event and never older than this (changes made by another replica have no local event).
+const SERVED_MAX_AGE_MS = 2000;
 
 /** The Traefik configuration: served as JSON for the HTTP provider and written as YAML for the file provider. */
 @Injectable()
@@ -30,6 +33,9 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   private lastWritten?: string;
   private writing: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Bumped by every routing event, so a build that raced with a change is not cached. */
+  private generation = 0;
+  private served?: { generation: number; at: number; document: Promise<TraefikDocument> };
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -59,6 +65,22 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
       certResolver: this.settings.certResolver,
       ownProvider,
     });
+  }
+
+  /** The HTTP-provider document, cached between changes (see SERVED_MAX_AGE_MS). */
+  forHttpProvider(): Promise<TraefikDocument> {
+    const now = Date.now();
+    if (
+      this.served &&
+      this.served.generation === this.generation &&
+      now - this.served.at < SERVED_MAX_AGE_MS
+    ) {
+      return this.served.document;
+    }
+    const document = this.build('http');
+    this.served = { generation: this.generation, at: now, document };
+    document.catch(() => (this.served = undefined));
+    return document;
   }
 
   get filePath(): string | undefined {
@@ -95,8 +117,11 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   }
 
   onApplicationBootstrap(): void {
+    this.subscription = this.events.changes().subscribe(() => {
+      this.generation++;
+      if (this.filePath) this.scheduleWrite();
+    });
     if (!this.filePath) return;
-    this.subscription = this.events.changes().subscribe(() => this.scheduleWrite());
     this.scheduleWrite();
     if (this.settings.generateIntervalMs > 0) {
       this.timer = setInterval(() => this.scheduleWrite(), this.settings.generateIntervalMs);
