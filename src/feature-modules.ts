@@ -11,9 +11,10 @@ import { MessagesModule } from './messages/messages.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { SnapshotsModule } from './snapshots/snapshots.module';
+import { AssistantModule } from './assistant/assistant.module';
 
 /**
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule];
+export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule, AssistantModule];

@@ -44,7 +44,7 @@ export const editTool = defineTool({
       });
       ({ content: next, replacements } = replaceText(current, args.oldString, args.newString, args.replaceAll ?? false));
     }
-    await ctx.permit({ type: 'edit', pattern: [path], title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path } });
+    await ctx.permit({ type: 'edit', title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path } });
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, next);
     ctx.publish('file.edited', { file: path });

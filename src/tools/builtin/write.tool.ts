@@ -20,7 +20,6 @@ export const writeTool = defineTool({
     );
     await ctx.permit({
       type: 'edit',
-      pattern: [path],
       title: `${exists ? 'Overwrite' : 'Create'} ${displayPath(ctx, path)}`,
       metadata: { filepath: path, exists },
     });

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { CommandsModule } from '../commands/commands.module';
+import { ConfigModule } from '../config/config.module';
+import { MessagesModule } from '../messages/messages.module';
+import { PermissionsModule } from '../permissions/permissions.module';
+import { ProvidersModule } from '../providers/providers.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { ToolsModule } from '../tools/tools.module';
+import { AssistantController } from './assistant.controller';
+import { CommandRunner } from './command-runner.service';
+import { PromptLoop } from './prompt-loop.service';
+import { ShellRunner } from './shell-runner.service';
+import { StreamProcessor } from './stream-processor';
+import { TitleGenerator } from './title-generator';
+
+/** The assistant turn: prompt loop, stream processor, shell, commands, abort. */
+@Module({
+  imports: [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, AgentsModule, CommandsModule, ToolsModule],
+  controllers: [AssistantController],
+  providers: [PromptLoop, StreamProcessor, TitleGenerator, ShellRunner, CommandRunner],
+  exports: [PromptLoop],
+})
+export class AssistantModule {}

@@ -1,0 +1,347 @@
+/**
+ * PromptLoop — the assistant turn of a session (reference `SessionPrompt`).
+ *
+ *   prompt(instance, sessionID, input) → {info, parts}   stores the user message, runs (or joins) the loop,
+ *                                                        resolves with the last assistant message
+ *   loop(instance, sessionID) → {info, parts}            one model step per iteration until the model stops
+ *   claim(instance, sessionID) → AbortSignal             marks a session busy for a run outside the loop (shell);
+ *                                                        BusyError when something runs; release(sessionID) ends it
+ *   abort(sessionID)                                     stops the stream and running tools; always succeeds
+ *   isBusy(sessionID)
+ */
+import { Injectable, Logger } from '@nestjs/common';
+import { AgentService } from '../agents/agent.service';
+import type { AgentInfo } from '../agents/builtin-agents';
+import { BusyError, DomainError } from '../common/errors';
+import { ConfigService } from '../config/config.service';
+import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
+import { MessageService } from '../messages/message.service';
+import type { Instance } from '../projects/instance.service';
+import { InstanceService } from '../projects/instance.service';
+import { createLanguageModel } from '../providers/language-model';
+import { ProviderService } from '../providers/provider.service';
+import type { ModelRef, ResolvedModel } from '../providers/provider.service';
+import type { Session } from '../sessions/session.entity';
+import { SessionService } from '../sessions/session.service';
+import { SessionStatusService } from '../sessions/session-status.service';
+import type { SubtaskRequest, ToolContext } from '../tools/tool';
+import { ToolRegistry } from '../tools/tool-registry.service';
+import { loadAssistantSettings } from './assistant-settings';
+import { toModelMessages } from './model-messages';
+import type { NamedError } from './named-error';
+import { StreamProcessor } from './stream-processor';
+import { DEFAULT_PROMPT, environmentPrompt, instructionPrompts } from './system-prompt';
+import { TitleGenerator } from './title-generator';
+import { expandUserParts, PartInput } from './user-parts';
+
+export interface PromptInput {
+  messageID?: string;
+  model?: ModelRef;
+  agent?: string;
+  noReply?: boolean;
+  tools?: Record<string, boolean>;
+  system?: string;
+  variant?: string;
+  parts: PartInput[];
+}
+
+interface SessionRun {
+  abort: AbortController;
+  directory: string;
+  waiters: { resolve: (r: MessageWithParts) => void; reject: (e: unknown) => void }[];
+  /** A prompt joined after the loop last read the history: look again before stopping. */
+  joined: boolean;
+}
+
+const ZERO_TOKENS = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+const SUBTASK_FOLLOW_UP = 'Summarize the task tool output above and continue with your task.';
+
+function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): MessageWithParts | undefined {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i].info.role === role) return history[i];
+  return undefined;
+}
+
+@Injectable()
+export class PromptLoop {
+  private readonly logger = new Logger(PromptLoop.name);
+  private readonly runs = new Map<string, SessionRun>();
+  private readonly settings = loadAssistantSettings();
+
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly status: SessionStatusService,
+    private readonly messages: MessageService,
+    private readonly agents: AgentService,
+    private readonly providers: ProviderService,
+    private readonly config: ConfigService,
+    private readonly registry: ToolRegistry,
+    private readonly processor: StreamProcessor,
+    private readonly titles: TitleGenerator,
+    instances: InstanceService,
+  ) {
+    instances.onDispose((directory) => {
+      for (const [sessionID, run] of this.runs) if (run.directory === directory) this.abort(sessionID);
+    });
+  }
+
+  isBusy(sessionID: string): boolean {
+    return this.runs.has(sessionID);
+  }
+
+  abort(sessionID: string): void {
+    this.runs.get(sessionID)?.abort.abort(new Error('The operation was aborted.'));
+  }
+
+  claim(instance: Instance, sessionID: string): AbortSignal {
+    if (this.runs.has(sessionID)) throw new BusyError(`Session ${sessionID} is busy`, { sessionID });
+    const run: SessionRun = { abort: new AbortController(), directory: instance.directory, waiters: [], joined: false };
+    this.runs.set(sessionID, run);
+    return run.abort.signal;
+  }
+
+  async release(sessionID: string, directory: string): Promise<void> {
+    this.runs.delete(sessionID);
+    await this.status.set(sessionID, { type: 'idle' }, directory);
+  }
+
+  async prompt(instance: Instance, sessionID: string, input: PromptInput): Promise<MessageWithParts> {
+    const session = await this.sessions.get(sessionID);
+    const user = await this.createUserMessage(instance, session, input);
+    await this.sessions.touch(sessionID);
+    if (input.noReply) return user;
+    return this.loop(instance, sessionID);
+  }
+
+  /** The model of a new user message: input, agent, the session's last one, the configured default. */
+  private async chooseModel(instance: Instance, sessionID: string, agent: AgentInfo | undefined, input: PromptInput): Promise<ModelRef> {
+    if (input.model) return input.model;
+    if (agent?.model) return agent.model;
+    const history = await this.messages.list(sessionID, { limit: 20 });
+    const last = findLast(history, 'user');
+    if (last && last.info.role === 'user' && last.info.model.providerID) return last.info.model;
+    // No model at all: the message is still stored, and the loop explains what to configure.
+    return this.providers.defaultModel(instance).catch(() => ({ providerID: '', modelID: '' }));
+  }
+
+  async createUserMessage(instance: Instance, session: Session, input: PromptInput): Promise<MessageWithParts> {
+    const agent = input.agent ? await this.agents.get(instance, input.agent) : await this.agents.defaultAgent(instance);
+    const info: UserMessage = {
+      id: input.messageID ?? this.messages.newMessageID(),
+      sessionID: session.id,
+      role: 'user',
+      time: { created: Date.now() },
+      agent: agent?.name ?? input.agent ?? 'build',
+      model: await this.chooseModel(instance, session.id, agent, input),
+      ...(input.system ? { system: input.system } : {}),
+      ...(input.tools ? { tools: input.tools } : {}),
+      ...(input.variant ? { variant: input.variant } : {}),
+    };
+    const parts = await expandUserParts(input.parts, { sessionID: session.id, messageID: info.id, directory: instance.directory, newPartID: () => this.messages.newPartID() });
+    await this.messages.updateMessage(info, { directory: instance.directory });
+    for (const part of parts) await this.messages.updatePart(part, { directory: instance.directory });
+    return { info, parts };
+  }
+
+  /** Runs the loop, or joins the one already running on this session. */
+  async loop(instance: Instance, sessionID: string): Promise<MessageWithParts> {
+    const existing = this.runs.get(sessionID);
+    if (existing) {
+      existing.joined = true;
+      return new Promise((resolve, reject) => existing.waiters.push({ resolve, reject }));
+    }
+    const run: SessionRun = { abort: new AbortController(), directory: instance.directory, waiters: [], joined: false };
+    this.runs.set(sessionID, run);
+    let result: MessageWithParts | undefined;
+    let failure: unknown;
+    try {
+      result = await this.iterate(instance, sessionID, run);
+    } catch (error) {
+      failure = error;
+      this.logger.error({ msg: 'prompt loop failed', sessionID, error: String(error), stack: (error as Error)?.stack });
+    } finally {
+      this.runs.delete(sessionID);
+      await this.status.set(sessionID, { type: 'idle' }, instance.directory).catch(() => undefined);
+    }
+    for (const waiter of run.waiters) {
+      if (result) waiter.resolve(result);
+      else waiter.reject(failure);
+    }
+    if (!result) throw failure;
+    return result;
+  }
+
+  private async iterate(instance: Instance, sessionID: string, run: SessionRun): Promise<MessageWithParts> {
+    const signal = run.abort.signal;
+    let step = 0;
+    let last: MessageWithParts | undefined;
+    for (;;) {
+      run.joined = false;
+      await this.status.set(sessionID, { type: 'busy' }, instance.directory);
+      const history = await this.messages.list(sessionID);
+      const lastUser = findLast(history, 'user');
+      const lastAssistant = findLast(history, 'assistant');
+      if (!lastUser || lastUser.info.role !== 'user') throw new Error(`Session ${sessionID} has no user message`);
+      const answered =
+        lastAssistant?.info.role === 'assistant' &&
+        lastAssistant.info.id > lastUser.info.id &&
+        (lastAssistant.info.error !== undefined || (lastAssistant.info.finish !== undefined && !['tool-calls', 'unknown'].includes(lastAssistant.info.finish)));
+      if (answered || signal.aborted || step >= this.settings.maxSteps) {
+        if (run.joined && !signal.aborted && step < this.settings.maxSteps) continue;
+        last = lastAssistant ?? last;
+        break;
+      }
+      step++;
+      const session = await this.sessions.get(sessionID);
+      const subtask = lastAssistant && lastAssistant.info.id > lastUser.info.id ? undefined : lastUser.parts.find((p) => p.type === 'subtask');
+      const outcome = subtask
+        ? await this.runSubtask(instance, session, lastUser, subtask, signal)
+        : await this.step(instance, session, history, lastUser as MessageWithParts & { info: UserMessage }, step, signal);
+      if (outcome === 'stop') {
+        last = undefined;
+        const after = await this.messages.list(sessionID, { limit: 5 });
+        last = findLast(after, 'assistant');
+        break;
+      }
+    }
+    if (!last) return findLast(await this.messages.list(sessionID, { limit: 5 }), 'assistant') ?? (await this.messages.list(sessionID, { limit: 1 }))[0];
+    return this.messages.get(sessionID, last.info.id);
+  }
+
+  private newAssistant(instance: Instance, sessionID: string, parent: UserMessage, agent: string, model: ModelRef): AssistantMessage {
+    return {
+      id: this.messages.newMessageID(),
+      sessionID,
+      role: 'assistant',
+      time: { created: Date.now() },
+      parentID: parent.id,
+      modelID: model.modelID,
+      providerID: model.providerID,
+      mode: agent,
+      agent,
+      path: { cwd: instance.directory, root: instance.worktree },
+      cost: 0,
+      tokens: structuredClone(ZERO_TOKENS),
+    };
+  }
+
+  /** A failed model resolution ends the turn with an assistant error saying what to configure. */
+  private async failStep(instance: Instance, assistant: AssistantMessage, error: unknown): Promise<'stop'> {
+    const named: NamedError =
+      error instanceof DomainError && (error.errorName === 'ProviderInitError' || error.errorName === 'ProviderAuthError')
+        ? { name: 'ProviderAuthError', data: { providerID: assistant.providerID, message: error.message } }
+        : { name: 'UnknownError', data: { message: error instanceof Error ? error.message : String(error) } };
+    assistant.error = named;
+    assistant.time.completed = Date.now();
+    await this.messages.updateMessage(assistant, { directory: instance.directory });
+    await this.sessions.publish(assistant.sessionID, 'session.error', { sessionID: assistant.sessionID, error: named }, instance.directory);
+    return 'stop';
+  }
+
+  private async step(
+    instance: Instance,
+    session: Session,
+    history: MessageWithParts[],
+    lastUser: MessageWithParts & { info: UserMessage },
+    step: number,
+    signal: AbortSignal,
+  ): Promise<'continue' | 'stop'> {
+    const agent = (await this.agents.get(instance, lastUser.info.agent)) ?? (await this.agents.defaultAgent(instance));
+    const assistant = this.newAssistant(instance, session.id, lastUser.info, agent.name, lastUser.info.model);
+    let model: ResolvedModel;
+    try {
+      const ref = lastUser.info.model.providerID ? lastUser.info.model : await this.providers.defaultModel(instance);
+      assistant.providerID = ref.providerID;
+      assistant.modelID = ref.modelID;
+      model = await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
+    } catch (error) {
+      return this.failStep(instance, assistant, error);
+    }
+    let languageModel;
+    try {
+      languageModel = createLanguageModel(model);
+    } catch (error) {
+      return this.failStep(instance, assistant, error);
+    }
+    await this.messages.updateMessage(assistant, { directory: instance.directory });
+    if (step === 1) void this.titles.generate(instance, session, lastUser, lastUser.info.model, signal);
+    const config = await this.config.get(instance);
+    const denied: Record<string, boolean> = {
+      ...(agent.permission.edit === 'deny' ? { edit: false, write: false } : {}),
+      ...(agent.permission.webfetch === 'deny' ? { webfetch: false } : {}),
+    };
+    const tools = this.registry.enabled(config.tools, agent.tools, denied, lastUser.info.tools);
+    const system = [
+      agent.prompt ?? DEFAULT_PROMPT,
+      environmentPrompt(instance),
+      ...(await instructionPrompts(instance, config.instructions)),
+      ...(lastUser.info.system ? [lastUser.info.system] : []),
+    ];
+    return this.processor.process({
+      directory: instance.directory,
+      worktree: instance.worktree,
+      assistant,
+      agent,
+      model,
+      languageModel,
+      system,
+      messages: toModelMessages(history),
+      tools,
+      invalid: this.registry.get('invalid')!,
+      abort: signal,
+      subtask: (request, ctx) => this.subtask(instance, session, request, ctx),
+    });
+  }
+
+  /** The `task` tool: a child session running `request.agent` on `request.prompt`. */
+  private async subtask(instance: Instance, parent: Session, request: SubtaskRequest, ctx: ToolContext): Promise<{ sessionID: string; output: string }> {
+    const child = await this.sessions.create(instance, { parentID: parent.id, title: `${request.description} (@${request.agent} subagent)` });
+    ctx.metadata({ title: request.description, metadata: { sessionId: child.id } });
+    const onAbort = () => this.abort(child.id);
+    ctx.abort.addEventListener('abort', onAbort, { once: true });
+    try {
+      const parentUser = findLast(await this.messages.list(parent.id, { limit: 20 }), 'user');
+      const model = parentUser?.info.role === 'user' && parentUser.info.model.providerID ? parentUser.info.model : undefined;
+      const result = await this.prompt(instance, child.id, {
+        agent: request.agent,
+        ...(model ? { model } : {}),
+        tools: { task: false, todowrite: false, todoread: false },
+        parts: [{ type: 'text', text: request.prompt }],
+      });
+      const error = result.info.role === 'assistant' ? result.info.error : undefined;
+      if (error) throw new Error(`Subagent failed: ${typeof error.data.message === 'string' ? error.data.message : error.name}`);
+      const text = result.parts.filter((p: Part) => p.type === 'text').map((p) => String(p.text)).join('\n');
+      return { sessionID: child.id, output: text };
+    } finally {
+      ctx.abort.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** A `subtask` input part (a command with `subtask: true`, an agent mention): run the task tool directly. */
+  private async runSubtask(instance: Instance, session: Session, lastUser: MessageWithParts, part: Part, signal: AbortSignal): Promise<'continue' | 'stop'> {
+    const user = lastUser.info as UserMessage;
+    const assistant = this.newAssistant(instance, session.id, user, user.agent, user.model);
+    await this.messages.updateMessage(assistant, { directory: instance.directory });
+    const input = { description: String(part.description), prompt: String(part.prompt), subagent_type: String(part.agent) };
+    const start = Date.now();
+    const toolPart: Part = { id: this.messages.newPartID(), sessionID: session.id, messageID: assistant.id, type: 'tool', callID: this.messages.newPartID(), tool: 'task', state: { status: 'running', input, time: { start } } };
+    await this.messages.updatePart(toolPart, { directory: instance.directory });
+    const ctx: ToolContext = {
+      sessionID: session.id, messageID: assistant.id, callID: String(toolPart.callID), agent: user.agent, directory: instance.directory, worktree: instance.worktree, abort: signal,
+      metadata: () => undefined, permit: () => Promise.resolve(), publish: () => undefined,
+    };
+    try {
+      const result = await this.registry.get('task')!.execute(input, { ...ctx, subtask: (request) => this.subtask(instance, session, request, ctx) });
+      toolPart.state = { status: 'completed', input, output: result.output, title: result.title, metadata: result.metadata, time: { start, end: Date.now() } };
+    } catch (error) {
+      toolPart.state = { status: 'error', input, error: signal.aborted ? 'Tool execution aborted' : (error as Error).message, time: { start, end: Date.now() } };
+    }
+    await this.messages.updatePart(toolPart, { directory: instance.directory });
+    assistant.finish = 'tool-calls';
+    assistant.time.completed = Date.now();
+    if (signal.aborted) assistant.error = { name: 'MessageAbortedError', data: { message: 'The operation was aborted.' } };
+    await this.messages.updateMessage(assistant, { directory: instance.directory });
+    if (signal.aborted) return 'stop';
+    await this.createUserMessage(instance, session, { agent: user.agent, model: user.model, parts: [{ type: 'text', text: SUBTASK_FOLLOW_UP, synthetic: true }] });
+    return 'continue';
+  }
+}

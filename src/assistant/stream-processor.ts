@@ -1,0 +1,409 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { streamText, tool as aiTool } from 'ai';
+import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
+import type { AgentInfo } from '../agents/builtin-agents';
+import { EventBus } from '../events/event-bus.service';
+import type { AssistantMessage, Part } from '../messages/message.entity';
+import { MessageService } from '../messages/message.service';
+import { PermissionService } from '../permissions/permission.service';
+import type { ResolvedModel } from '../providers/provider.service';
+import { SessionService } from '../sessions/session.service';
+import { SessionStatusService } from '../sessions/session-status.service';
+import { deniedMessage, resolvePermission } from '../tools/permission-policy';
+import type { PermitRequest, SubtaskRequest, ToolContext, ToolDefinition, ToolResult } from '../tools/tool';
+import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
+import { loadAssistantSettings } from './assistant-settings';
+import { abortedError, NamedError, toNamedError } from './named-error';
+import { retryDelay, retryReason, sleep } from './retry';
+
+/** Everything one model step needs; built by the prompt loop for each iteration. */
+export interface StepInput {
+  directory: string;
+  worktree: string;
+  assistant: AssistantMessage;
+  agent: AgentInfo;
+  model: ResolvedModel;
+  languageModel: LanguageModel;
+  system: string[];
+  messages: ModelMessage[];
+  tools: ToolDefinition[];
+  invalid: ToolDefinition;
+  abort: AbortSignal;
+  subtask?: (request: SubtaskRequest, ctx: ToolContext) => Promise<{ sessionID: string; output: string }>;
+}
+
+export type StepOutcome = 'continue' | 'stop';
+
+interface ToolState {
+  status: 'pending' | 'running' | 'completed' | 'error';
+  input: Record<string, unknown>;
+  raw?: string;
+  output?: string;
+  error?: string;
+  title?: string;
+  metadata?: Record<string, unknown>;
+  time?: { start: number; end?: number };
+}
+
+type ToolPart = Part & { callID: string; tool: string; state: ToolState };
+type StreamedPart = Part & { text: string; time: { start: number; end?: number } };
+
+export const TOOL_ABORTED = 'Tool execution aborted';
+const DOOM_LOOP_THRESHOLD = 3;
+
+/** Tokens the reference reports: input without cache reads, cache reads/writes apart. */
+export function stepTokens(usage: LanguageModelUsage): AssistantMessage['tokens'] {
+  const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
+  const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
+  return {
+    input: Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite),
+    output: usage.outputTokens ?? 0,
+    reasoning: usage.outputTokenDetails?.reasoningTokens ?? 0,
+    cache: { read: cacheRead, write: cacheWrite },
+  };
+}
+
+/** Cost of a step from the model's prices per million tokens (reasoning is priced as output). */
+export function stepCost(tokens: AssistantMessage['tokens'], cost: ResolvedModel['model']['cost']): number {
+  const price = tokens.input + tokens.cache.read > 200_000 && cost.experimentalOver200K ? cost.experimentalOver200K : cost;
+  return (
+    (tokens.input * price.input + tokens.output * price.output + tokens.cache.read * (price.cache?.read ?? 0) + tokens.cache.write * (price.cache?.write ?? 0)) /
+    1_000_000
+  );
+}
+
+/**
+ * Runs one model step (one `streamText` call) for an assistant message and turns every stream
+ * event into parts and events as the reference does: step-start, text/reasoning with a delta per
+ * chunk, tool parts pending → running → completed|error, step-finish with tokens and cost.
+ * Retryable provider errors back off (status `retry`); others end the message with `error`.
+ */
+@Injectable()
+export class StreamProcessor {
+  private readonly logger = new Logger(StreamProcessor.name);
+  private readonly settings = loadAssistantSettings();
+
+  constructor(
+    private readonly messages: MessageService,
+    private readonly sessions: SessionService,
+    private readonly status: SessionStatusService,
+    private readonly permissions: PermissionService,
+    private readonly bus: EventBus,
+  ) {}
+
+  async process(input: StepInput): Promise<StepOutcome> {
+    const run = new StepRun(this, input);
+    return run.execute();
+  }
+
+  /** @internal used by StepRun */
+  get deps() {
+    return { messages: this.messages, sessions: this.sessions, status: this.status, permissions: this.permissions, bus: this.bus, settings: this.settings, logger: this.logger };
+  }
+}
+
+/** The state of one step: its parts, the write queue that keeps their events in order. */
+class StepRun {
+  private readonly deps: StreamProcessor['deps'];
+  private readonly toolParts = new Map<string, ToolPart>();
+  /** Title/metadata reported by a tool before its part became `running` in the event stream. */
+  private readonly earlyMetadata = new Map<string, { title?: string; metadata?: Record<string, unknown> }>();
+  private readonly streamed = new Map<string, StreamedPart>();
+  private writes: Promise<unknown> = Promise.resolve();
+  private blocked = false;
+  private readonly invalidCalls = new Set<string>();
+
+  constructor(
+    processor: StreamProcessor,
+    private readonly input: StepInput,
+  ) {
+    this.deps = processor.deps;
+  }
+
+  private get assistant(): AssistantMessage {
+    return this.input.assistant;
+  }
+
+  /** Parts are written one after the other so their events keep the stream's order. */
+  private write(part: Part, delta?: string): Promise<unknown> {
+    const snapshot = 'state' in part ? { ...part, state: { ...(part.state as object) } } : { ...part };
+    const target = { directory: this.input.directory };
+    this.writes = this.writes.then(() =>
+      this.deps.messages.updatePart(snapshot, delta === undefined ? target : { ...target, delta }).catch((error: unknown) => {
+        this.deps.logger.error({ msg: 'part write failed', error: String(error) });
+      }),
+    );
+    return this.writes;
+  }
+
+  private newPart<T extends Part>(fields: Omit<T, 'id' | 'sessionID' | 'messageID'>): T {
+    return { id: this.deps.messages.newPartID(), sessionID: this.assistant.sessionID, messageID: this.assistant.id, ...fields } as T;
+  }
+
+  async execute(): Promise<StepOutcome> {
+    const { status } = this.deps;
+    let attempt = 0;
+    for (;;) {
+      try {
+        await this.stream();
+        break;
+      } catch (error) {
+        if (this.input.abort.aborted) {
+          this.assistant.error = abortedError();
+          break;
+        }
+        const reason = retryReason(error);
+        if (reason && attempt < this.deps.settings.maxRetries) {
+          attempt++;
+          const delay = retryDelay(error, attempt);
+          await status.set(this.assistant.sessionID, { type: 'retry', attempt, message: reason, next: Date.now() + delay }, this.input.directory);
+          try {
+            await sleep(delay, this.input.abort);
+          } catch {
+            this.assistant.error = abortedError();
+            break;
+          }
+          await status.set(this.assistant.sessionID, { type: 'busy' }, this.input.directory);
+          continue;
+        }
+        this.assistant.error = toNamedError(error, this.input.model.providerID);
+        this.deps.logger.warn({ msg: 'model step failed', sessionID: this.assistant.sessionID, error: String(error) });
+        break;
+      }
+    }
+    if (this.input.abort.aborted && !this.assistant.error) this.assistant.error = abortedError();
+    await this.finishOpenParts();
+    if (this.assistant.error) await this.publishError(this.assistant.error);
+    this.assistant.time.completed = Date.now();
+    await this.writes;
+    await this.deps.messages.updateMessage(this.assistant, { directory: this.input.directory });
+    return this.blocked || this.assistant.error ? 'stop' : 'continue';
+  }
+
+  private async publishError(error: NamedError | NonNullable<AssistantMessage['error']>): Promise<void> {
+    await this.deps.sessions.publish(this.assistant.sessionID, 'session.error', { sessionID: this.assistant.sessionID, error }, this.input.directory);
+  }
+
+  /** Tools still pending or running when the step ends (abort, error) fail with the reference message. */
+  private async finishOpenParts(): Promise<void> {
+    const now = Date.now();
+    for (const part of this.toolParts.values()) {
+      if (part.state.status !== 'pending' && part.state.status !== 'running') continue;
+      part.state = { status: 'error', input: part.state.input, error: TOOL_ABORTED, ...(part.state.metadata ? { metadata: part.state.metadata } : {}), time: { start: part.state.time?.start ?? now, end: now } };
+      void this.write(part);
+    }
+    for (const part of this.streamed.values()) {
+      if (part.time.end !== undefined) continue;
+      part.time.end = now;
+      void this.write(part);
+    }
+    await this.writes;
+  }
+
+  private toolSet(): ToolSet {
+    const set: ToolSet = {};
+    for (const def of [...this.input.tools, this.input.invalid]) {
+      set[def.id] = aiTool({
+        description: def.description,
+        inputSchema: def.parameters,
+        execute: (args: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) => this.runTool(def, args, options.toolCallId),
+      });
+    }
+    return set;
+  }
+
+  private async stream(): Promise<void> {
+    const { input } = this;
+    const tools = this.toolSet();
+    const result = streamText({
+      model: input.languageModel,
+      system: input.system.join('\n\n'),
+      messages: input.messages,
+      tools,
+      activeTools: input.tools.map((t) => t.id),
+      maxRetries: 0,
+      abortSignal: input.abort,
+      ...(input.agent.temperature !== undefined ? { temperature: input.agent.temperature } : {}),
+      ...(input.agent.topP !== undefined ? { topP: input.agent.topP } : {}),
+      experimental_repairToolCall: ({ toolCall, error }) => {
+        const lower = toolCall.toolName.toLowerCase();
+        // Unknown tools and bad arguments come back as invalid calls, answered by the `invalid` tool below.
+        return Promise.resolve(lower !== toolCall.toolName && tools[lower] && error.name === 'AI_NoSuchToolError' ? { ...toolCall, toolName: lower } : null);
+      },
+      onError: () => undefined,
+    });
+    for await (const event of result.fullStream) {
+      switch (event.type) {
+        case 'start-step':
+          await this.deps.status.set(this.assistant.sessionID, { type: 'busy' }, input.directory);
+          void this.write(this.newPart({ type: 'step-start' }));
+          break;
+        case 'text-start':
+        case 'reasoning-start': {
+          const part = this.newPart<StreamedPart>({ type: event.type === 'text-start' ? 'text' : 'reasoning', text: '', time: { start: Date.now() } });
+          this.streamed.set(`${event.type.split('-')[0]}:${event.id}`, part);
+          void this.write(part);
+          break;
+        }
+        case 'text-delta':
+        case 'reasoning-delta': {
+          const part = this.streamed.get(`${event.type.split('-')[0]}:${event.id}`);
+          if (!part || event.text.length === 0) break;
+          part.text += event.text;
+          void this.write(part, event.text);
+          break;
+        }
+        case 'text-end':
+        case 'reasoning-end': {
+          const part = this.streamed.get(`${event.type.split('-')[0]}:${event.id}`);
+          if (!part) break;
+          if (part.type === 'text') part.text = part.text.trimEnd();
+          part.time.end = Date.now();
+          void this.write(part);
+          break;
+        }
+        case 'tool-input-start': {
+          const part = this.newPart<ToolPart>({ type: 'tool', callID: event.id, tool: event.toolName, state: { status: 'pending', input: {}, raw: '' } });
+          this.toolParts.set(event.id, part);
+          void this.write(part);
+          break;
+        }
+        case 'tool-call': {
+          const part = this.toolParts.get(event.toolCallId) ?? this.newPart<ToolPart>({ type: 'tool', callID: event.toolCallId, tool: event.toolName, state: { status: 'pending', input: {} } });
+          this.toolParts.set(event.toolCallId, part);
+          part.tool = event.toolName;
+          if (event.invalid) {
+            await this.answerInvalid(part, event.toolName, event.error, event.input);
+            break;
+          }
+          if (part.state.status === 'pending') {
+            const early = this.earlyMetadata.get(event.toolCallId);
+            part.state = { status: 'running', input: (event.input ?? {}) as Record<string, unknown>, ...early, time: { start: Date.now() } };
+            void this.write(part);
+          }
+          break;
+        }
+        case 'tool-result': {
+          const part = this.toolParts.get(event.toolCallId);
+          if (!part) break;
+          const output = event.output as ToolResult;
+          part.state = {
+            status: 'completed',
+            input: (event.input ?? part.state.input) as Record<string, unknown>,
+            output: output.output,
+            title: output.title,
+            metadata: output.metadata,
+            time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
+          };
+          void this.write(part);
+          break;
+        }
+        case 'tool-error': {
+          const part = this.toolParts.get(event.toolCallId);
+          if (!part || this.invalidCalls.has(event.toolCallId)) break;
+          const error = event.error;
+          if (error instanceof PermissionDeniedError && error.byUser) this.blocked = true;
+          part.state = {
+            status: 'error',
+            input: (event.input ?? part.state.input) as Record<string, unknown>,
+            error: this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error),
+            ...(part.state.metadata ? { metadata: part.state.metadata } : {}),
+            time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
+          };
+          void this.write(part);
+          break;
+        }
+        case 'finish-step': {
+          const tokens = stepTokens(event.usage);
+          const cost = stepCost(tokens, input.model.model.cost);
+          this.assistant.finish = event.finishReason;
+          this.assistant.cost += cost;
+          this.assistant.tokens = tokens;
+          void this.write(this.newPart({ type: 'step-finish', reason: event.finishReason, cost, tokens }));
+          await this.writes;
+          await this.deps.messages.updateMessage(this.assistant, { directory: input.directory });
+          break;
+        }
+        case 'error':
+          throw event.error;
+        case 'abort':
+          this.assistant.error = abortedError();
+          break;
+        default:
+          break;
+      }
+    }
+    await this.writes;
+  }
+
+  /** The `invalid` tool's answer to a call of an unknown tool or with arguments that fail its schema. */
+  private async answerInvalid(part: ToolPart, toolName: string, error: unknown, input: unknown): Promise<void> {
+    this.invalidCalls.add(part.callID);
+    const args = { tool: toolName, error: error instanceof Error ? error.message : String(error) };
+    const result = await this.input.invalid.execute(args, this.context(part.callID));
+    const now = Date.now();
+    part.tool = this.input.invalid.id;
+    part.state = { status: 'completed', input: args, output: result.output, title: result.title, metadata: { ...result.metadata, input }, time: { start: now, end: now } };
+    void this.write(part);
+  }
+
+  private context(callID: string): ToolContext {
+    const { input } = this;
+    return {
+      sessionID: this.assistant.sessionID,
+      messageID: this.assistant.id,
+      callID,
+      agent: input.agent.name,
+      directory: input.directory,
+      worktree: input.worktree,
+      abort: input.abort,
+      metadata: (update) => this.reportMetadata(callID, update),
+      permit: (request) => this.permit(callID, request),
+      publish: (type, properties) => this.deps.bus.publish(input.directory, type, properties),
+      ...(input.subtask ? { subtask: (request: SubtaskRequest) => input.subtask!(request, this.context(callID)) } : {}),
+    };
+  }
+
+  private reportMetadata(callID: string, update: { title?: string; metadata?: Record<string, unknown> }): void {
+    const part = this.toolParts.get(callID);
+    if (!part || part.state.status !== 'running') {
+      this.earlyMetadata.set(callID, { ...this.earlyMetadata.get(callID), ...update });
+      return;
+    }
+    part.state = { ...part.state, ...(update.title !== undefined ? { title: update.title } : {}), ...(update.metadata ? { metadata: update.metadata } : {}) };
+    void this.write(part);
+  }
+
+  private async permit(callID: string, request: PermitRequest): Promise<void> {
+    const rules = this.input.agent.permission;
+    const action = resolvePermission(rules, request);
+    if (action === 'allow') return;
+    if (action === 'deny') throw new PermissionDeniedError(deniedMessage(request, rules), false);
+    const response = await this.deps.permissions.ask(
+      {
+        sessionID: this.assistant.sessionID,
+        messageID: this.assistant.id,
+        type: request.type,
+        ...(request.pattern ? { pattern: request.pattern.length === 1 ? request.pattern[0] : request.pattern } : {}),
+        callID,
+        title: request.title,
+        metadata: request.metadata ?? {},
+      },
+      { directory: this.input.directory, signal: this.input.abort },
+    );
+    if (response === 'reject') throw new PermissionDeniedError(REJECTED_MESSAGE, true);
+  }
+
+  /** The doom-loop guard: the same tool with identical input several times in a row asks first. */
+  private async guardRepetition(def: ToolDefinition, args: unknown, callID: string): Promise<void> {
+    const previous = [...this.toolParts.values()].filter((p) => p.callID !== callID).slice(-DOOM_LOOP_THRESHOLD);
+    const same = JSON.stringify(args);
+    if (previous.length < DOOM_LOOP_THRESHOLD || !previous.every((p) => p.tool === def.id && JSON.stringify(p.state.input) === same)) return;
+    await this.permit(callID, { type: 'doom_loop', pattern: [def.id], title: `${def.id} was called ${DOOM_LOOP_THRESHOLD} times in a row with the same input`, metadata: { tool: def.id, input: args } });
+  }
+
+  private async runTool(def: ToolDefinition, args: unknown, callID: string): Promise<ToolResult> {
+    await this.guardRepetition(def, args, callID);
+    return def.execute(args, this.context(callID));
+  }
+}

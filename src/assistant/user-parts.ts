@@ -1,0 +1,66 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Part } from '../messages/message.entity';
+import { listTool } from '../tools/builtin/list.tool';
+import { isBinaryFile, readTool } from '../tools/builtin/read.tool';
+import type { ToolContext } from '../tools/tool';
+
+export type PartInput = { id?: string; type: string; [field: string]: unknown };
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.pdf': 'application/pdf',
+};
+
+/** A context for reading files the user attached: they chose them, so nothing asks. */
+function attachmentContext(directory: string, sessionID: string, messageID: string): ToolContext {
+  return {
+    sessionID, messageID, callID: '', agent: 'user', directory, worktree: directory, abort: new AbortController().signal,
+    metadata: () => undefined, permit: () => Promise.resolve(), publish: () => undefined,
+  };
+}
+
+/**
+ * The stored parts of a user message from the request's input parts (reference `createUserMessage`):
+ * text files are read into synthetic text, directories listed, binary files sent as data URLs,
+ * an agent mention adds a hint to call the task tool.
+ */
+export async function expandUserParts(inputs: PartInput[], ids: { sessionID: string; messageID: string; directory: string; newPartID: () => string }): Promise<Part[]> {
+  const parts: Part[] = [];
+  const add = (fields: Omit<Part, 'id' | 'sessionID' | 'messageID'> & { id?: string }) =>
+    parts.push({ ...fields, id: fields.id ?? ids.newPartID(), sessionID: ids.sessionID, messageID: ids.messageID } as Part);
+  const ctx = attachmentContext(ids.directory, ids.sessionID, ids.messageID);
+  for (const input of inputs) {
+    if (input.type === 'file' && typeof input.url === 'string' && input.url.startsWith('file:')) {
+      const path = fileURLToPath(input.url);
+      const info = await stat(path).catch(() => undefined);
+      if (!info) {
+        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but it does not exist.` });
+        continue;
+      }
+      if (info.isDirectory()) {
+        const listed = await listTool.execute({ path }, ctx);
+        add({ type: 'text', synthetic: true, text: `Called the list tool with the following input: ${JSON.stringify({ path })}` });
+        add({ type: 'text', synthetic: true, text: listed.output });
+        add({ ...input, mime: 'application/x-directory' });
+      } else if (await isBinaryFile(path)) {
+        const mime = typeof input.mime === 'string' && input.mime !== 'text/plain' ? input.mime : (MIME_BY_EXTENSION[extname(path).toLowerCase()] ?? 'application/octet-stream');
+        const data = await readFile(path);
+        add({ ...input, mime, filename: input.filename ?? basename(path), url: `data:${mime};base64,${data.toString('base64')}` });
+      } else {
+        const read = await readTool.execute({ filePath: path }, ctx);
+        add({ type: 'text', synthetic: true, text: `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}` });
+        add({ type: 'text', synthetic: true, text: read.output });
+        add({ ...input, mime: 'text/plain' });
+      }
+    } else if (input.type === 'file' && typeof input.url === 'string' && input.url.startsWith('data:text/plain')) {
+      const text = Buffer.from(input.url.slice(input.url.indexOf(',') + 1), input.url.includes(';base64,') ? 'base64' : 'utf8').toString('utf8');
+      add({ type: 'text', synthetic: true, text });
+      add(input);
+    } else if (input.type === 'agent') {
+      add(input);
+      add({ type: 'text', synthetic: true, text: `Use the above message and context to generate a prompt and call the task tool with subagent: ${String(input.name)}` });
+    } else add(input);
+  }
+  return parts;
+}
