@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigService } from '../src/config/config.service';
 import { InstanceService } from '../src/projects/instance.service';
 import type { Instance } from '../src/projects/instance.service';
 import { SnapshotService } from '../src/snapshots/snapshot.service';
@@ -151,8 +152,23 @@ describe('snapshots: shadow git repository per project', () => {
     const outside = join(tempDir('keel-outside-'), 'victim.txt');
     cleanups.push(join(outside, '..'));
     writeFileSync(outside, 'mine');
-    await snapshots.revertFiles(instance, [{ hash: s0, files: [outside, join(dir, '..', 'escape.txt')] }]);
+    symlinkSync(join(outside, '..'), join(dir, 'linked'));
+    await snapshots.revertFiles(instance, [
+      {
+        hash: s0,
+        files: [
+          outside,
+          join(dir, '..', 'escape.txt'),
+          join(dir, 'linked', 'victim.txt'),
+          join(dir, '.git', 'HEAD'),
+        ],
+      },
+      { hash: '--orphan=x', files: [join(dir, 'a.txt')] },
+    ]);
     expect(readFileSync(outside, 'utf8')).toBe('mine');
+    expect(existsSync(join(dir, '.git', 'HEAD'))).toBe(true);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('v0\n');
+    rmSync(join(dir, 'linked'));
 
     await snapshots.restore(instance, end);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('v2\n');
@@ -172,6 +188,18 @@ describe('snapshots: shadow git repository per project', () => {
     const results = await Promise.all(work);
     for (const r of results) expect(r).toBeDefined();
     expect((await snapshots.patch(instance, base)).files).toHaveLength(8);
+  });
+
+  it('recovers from an index.lock left by a process that died mid-command', async () => {
+    const { dir, instance } = await repository({ 'lock.txt': 'first\n' });
+    const first = await snapshots.track(instance);
+    writeFileSync(join(keel.dataDir, 'snapshot', instance.project.id, 'index.lock'), '');
+    expect(await snapshots.track(instance)).toBeUndefined(); // this process's own calls never leave one
+    const restarted = new SnapshotService(keel.settings, keel.keel.app.get(ConfigService));
+    write(dir, 'lock.txt', 'second\n');
+    const next = await restarted.track(instance);
+    expect(next).toMatch(/^[0-9a-f]{40}$/);
+    expect(next).not.toBe(first);
   });
 
   it('is disabled outside git and with config snapshot:false', async () => {

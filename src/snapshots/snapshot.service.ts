@@ -20,9 +20,8 @@
  * Hashes are tree ids of the shadow repository only: they mean nothing in the user's repository.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { existsSync } from 'node:fs';
-import { mkdir, unlink } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { access, mkdir, realpath, rm, unlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../common/paths';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
@@ -30,7 +29,7 @@ import { ConfigService } from '../config/config.service';
 import { KeyedMutex } from '../ingestion/store';
 import type { Instance } from '../projects/instance.service';
 import type { FileDiff } from '../sessions/session.entity';
-import { ShadowGit, splitNul } from './shadow-git';
+import { ShadowGit, ShadowGitError, splitNul } from './shadow-git';
 
 /** The reference `PatchPart` payload: the pre-step tree and the files changed since. */
 export interface SnapshotPatch {
@@ -42,7 +41,7 @@ export interface SnapshotPatch {
 export class SnapshotService {
   private readonly logger = new Logger(SnapshotService.name);
   private readonly repositories = new KeyedMutex();
-  private readonly initialized = new Set<string>();
+  private readonly opened = new Set<string>();
 
   constructor(
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
@@ -61,7 +60,7 @@ export class SnapshotService {
     if (!(await this.enabled(instance))) return undefined;
     return this.withRepository(instance, async (git) => {
       try {
-        await git.run(['add', '--all', '.']);
+        await this.stage(git);
         return (await git.run(['write-tree'])).trim();
       } catch (error) {
         this.logger.warn({ msg: 'snapshot failed', worktree: instance.worktree, error: String(error) });
@@ -71,9 +70,10 @@ export class SnapshotService {
   }
 
   patch(instance: Instance, hash: string): Promise<SnapshotPatch> {
+    if (!isTreeHash(hash)) return Promise.resolve({ hash, files: [] });
     return this.withRepository(instance, async (git) => {
       try {
-        await git.run(['add', '--all', '.']);
+        await this.stage(git);
         const names = await git.run([
           'diff',
           '--no-ext-diff',
@@ -93,9 +93,10 @@ export class SnapshotService {
   }
 
   diff(instance: Instance, hash: string): Promise<string> {
+    if (!isTreeHash(hash)) return Promise.resolve('');
     return this.withRepository(instance, async (git) => {
       try {
-        await git.run(['add', '--all', '.']);
+        await this.stage(git);
         return (await git.run(['diff', '--no-ext-diff', '--no-renames', hash, '--', '.'])).trim();
       } catch (error) {
         this.logger.warn({ msg: 'snapshot diff failed', hash, error: String(error) });
@@ -105,6 +106,7 @@ export class SnapshotService {
   }
 
   diffFull(instance: Instance, from: string, to: string): Promise<FileDiff[]> {
+    if (!isTreeHash(from) || !isTreeHash(to)) return Promise.resolve([]);
     return this.withRepository(instance, async (git) => {
       let numstat: string;
       try {
@@ -151,6 +153,7 @@ export class SnapshotService {
 
   /** Rejects (ShadowGitError) when the tree cannot be checked out, e.g. a hash from a wiped data dir. */
   restore(instance: Instance, hash: string): Promise<void> {
+    if (!isTreeHash(hash)) return Promise.reject(new Error(`Not a snapshot hash: ${hash}`));
     return this.withRepository(instance, async (git) => {
       await git.run(['read-tree', hash]);
       await git.run(['checkout-index', '--all', '--force']);
@@ -162,6 +165,8 @@ export class SnapshotService {
     const byHash = new Map<string, string[]>();
     const seen = new Set<string>();
     for (const { hash, files } of patches) {
+      // Patch parts can be rewritten by clients (PATCH …/part): a hash is only ever a git object id here.
+      if (!isTreeHash(hash)) continue;
       for (const file of files) {
         const name = this.worktreePath(instance, file);
         if (name === undefined || seen.has(name)) continue;
@@ -191,34 +196,83 @@ export class SnapshotService {
               this.logger.warn({ msg: 'snapshot checkout failed', hash, error: String(error) }),
             );
         }
-        for (const name of names.filter((_, i) => !present[i])) {
-          await unlink(join(instance.worktree, name)).catch(() => undefined);
-        }
+        for (const name of names.filter((_, i) => !present[i])) await this.deleteFile(instance, name);
       }
     });
   }
 
-  /** Worktree-relative name of a patch file (absolute, as in `PatchPart.files`); undefined outside the worktree. */
-  private worktreePath(instance: Instance, file: string): string | undefined {
-    const absolute = isAbsolute(file) ? file : join(instance.worktree, file);
-    if (!isInside(instance.worktree, absolute) || absolute === instance.worktree) return undefined;
-    return relative(instance.worktree, absolute).split(sep).join('/');
+  /**
+   * Deletes a worktree file, never through a symlinked directory (the file itself may be a symlink:
+   * the link is removed, not its target).
+   */
+  private async deleteFile(instance: Instance, name: string): Promise<void> {
+    const file = join(instance.worktree, name);
+    const [root, parent] = await Promise.all([
+      realpath(instance.worktree),
+      realpath(dirname(file)).catch(() => undefined),
+    ]);
+    if (parent === undefined || !isInside(root, parent)) return;
+    await unlink(join(parent, basename(file))).catch(() => undefined);
   }
 
-  /** Runs `fn` alone on the project's shadow repository, creating the repository on first use. */
+  /**
+   * Worktree-relative name of a patch file (absolute, as in `PatchPart.files`); undefined outside the
+   * worktree or inside a `.git` directory.
+   */
+  private worktreePath(instance: Instance, file: string): string | undefined {
+    const absolute = resolve(instance.worktree, file);
+    if (!isInside(instance.worktree, absolute) || absolute === instance.worktree) return undefined;
+    const name = relative(instance.worktree, absolute).split(sep).join('/');
+    return name.split('/').includes('.git') ? undefined : name;
+  }
+
+  /**
+   * Stages the whole worktree. Unreadable files are skipped (`--ignore-errors`) though git still exits
+   * non-zero for them; anything else (a locked index, a broken repository) is a failure.
+   */
+  private async stage(git: ShadowGit): Promise<void> {
+    try {
+      await git.run(['add', '--all', '--ignore-errors', '.']);
+    } catch (error) {
+      if (
+        !(error instanceof ShadowGitError) ||
+        /index\.lock|fatal: (?!adding files failed)/.test(error.stderr)
+      )
+        throw error;
+      this.logger.warn({
+        msg: 'snapshot skipped unreadable files',
+        error: error.stderr.trim().slice(0, 500),
+      });
+    }
+  }
+
+  /** Runs `fn` alone on the project's shadow repository, creating the repository when it is missing. */
   private withRepository<T>(instance: Instance, fn: (git: ShadowGit) => Promise<T>): Promise<T> {
     const gitDir = join(this.settings.dataDir, 'snapshot', instance.project.id);
     const git = new ShadowGit({ gitDir, workTree: instance.worktree });
     return this.repositories.run(gitDir, async () => {
-      if (!this.initialized.has(gitDir)) {
-        if (!existsSync(join(gitDir, 'HEAD'))) {
-          await mkdir(gitDir, { recursive: true });
-          await git.run(['init', '--quiet']);
-          await git.run(['config', 'core.autocrlf', 'false']);
-        }
-        this.initialized.add(gitDir);
+      if (!(await exists(join(gitDir, 'HEAD')))) {
+        await mkdir(gitDir, { recursive: true });
+        await git.run(['init', '--quiet']);
+        await git.run(['config', 'core.autocrlf', 'false']);
+      } else if (!this.opened.has(gitDir)) {
+        // This process serialises its own calls, so a lock present before its first call was left by one that died.
+        await rm(join(gitDir, 'index.lock'), { force: true });
       }
+      this.opened.add(gitDir);
       return fn(git);
     });
   }
+}
+
+/** A git object id (SHA-1 or SHA-256), nothing git could read as an option or a revision expression. */
+function isTreeHash(hash: string): boolean {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(hash);
+}
+
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
