@@ -259,6 +259,15 @@ describe('terminals: /pty and its WebSocket', () => {
     await client().pty.remove({ ptyID: pty!.id });
   });
 
+  it('turns invalid UTF-8 output into U+FFFD instead of breaking the text frames', async () => {
+    const { data: pty } = await sh("read line; printf 'a\\377b\\n'; read line");
+    const term = await TerminalClient.open(wsUrl(pty!.id));
+    term.type('\r');
+    await term.waitFor('a\ufffdb');
+    term.type('\r');
+    expect(await term.closed).toBe(1000);
+  });
+
   it('drops a client that stops reading, without holding up the others', async () => {
     const { data: pty } = await sh('read line; head -c 12000000 /dev/zero | tr "\\0" x; echo; echo END; read line');
     const fast = await TerminalClient.open(wsUrl(pty!.id));

@@ -66,7 +66,7 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
     const args = input.command === undefined ? [...(input.args ?? []), '-l'] : [...(input.args ?? [])];
     let child: IPty;
     try {
-      child = spawn(command, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd, env: this.environment(input.env) });
+      child = spawn(command, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd, env: this.environment(input.env), encoding: null });
     } catch (error) {
       throw new ValidationError([issue(['command'], `cannot start: ${(error as Error).message}`)], { command });
     }

@@ -1,9 +1,9 @@
 /**
- * Terminal output produced while no client is attached: the newest `limit` bytes (UTF-8), kept
- * as whole characters so the replay never starts in the middle of one.
+ * Terminal output produced while no client is attached: the newest `limit` bytes, cut on a
+ * character boundary so the replay never starts in the middle of one (frames are valid UTF-8).
  */
 export class ReplayBuffer {
-  private chunks: string[] = [];
+  private chunks: Buffer[] = [];
   private bytes = 0;
 
   constructor(private readonly limit: number) {}
@@ -12,38 +12,36 @@ export class ReplayBuffer {
     return this.bytes;
   }
 
-  append(text: string): void {
-    if (this.limit <= 0 || text.length === 0) return;
-    this.chunks.push(text);
-    this.bytes += Buffer.byteLength(text);
+  append(frame: Buffer): void {
+    if (this.limit <= 0 || frame.length === 0) return;
+    this.chunks.push(frame);
+    this.bytes += frame.length;
     this.trim();
   }
 
   /** Everything kept, emptied: only the next client gets the replay. */
-  take(): string {
-    const text = this.chunks.join('');
+  take(): Buffer {
+    const replay = Buffer.concat(this.chunks);
     this.chunks = [];
     this.bytes = 0;
-    return text;
+    return replay;
   }
 
   private trim(): void {
-    while (this.bytes > this.limit && this.chunks.length > 0) {
+    while (this.bytes > this.limit) {
       const first = this.chunks[0];
-      const firstBytes = Buffer.byteLength(first);
       const excess = this.bytes - this.limit;
-      if (firstBytes <= excess) {
+      if (first.length <= excess) {
         this.chunks.shift();
-        this.bytes -= firstBytes;
+        this.bytes -= first.length;
         continue;
       }
-      const encoded = Buffer.from(first);
       let start = excess;
       // Skip UTF-8 continuation bytes (10xxxxxx): start on a character boundary.
-      while (start < encoded.length && (encoded[start] & 0xc0) === 0x80) start++;
-      const kept = encoded.subarray(start).toString('utf8');
-      this.chunks[0] = kept;
-      this.bytes -= firstBytes - (encoded.length - start);
+      while (start < first.length && (first[start] & 0xc0) === 0x80) start++;
+      // A copy, so the dropped part of a large read is not kept alive.
+      this.chunks[0] = Buffer.from(first.subarray(start));
+      this.bytes -= start;
     }
   }
 }

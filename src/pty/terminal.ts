@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import type { PtySettings } from './pty-settings';
 import { killProcessTree } from './process-tree';
 import { ReplayBuffer } from './replay-buffer';
+import { Utf8Frames } from './utf8-frames';
 
 /** The reference's `Pty` schema. */
 export interface PtyInfo {
@@ -28,7 +29,8 @@ const CLOSE_TOO_SLOW = 1013;
 export class Terminal {
   private readonly clients = new Set<WebSocket>();
   private readonly replay: ReplayBuffer;
-  private pending: string[] = [];
+  private readonly frames = new Utf8Frames();
+  private pending: Buffer[] = [];
   private flushScheduled = false;
   private paused = false;
   private graceTimer?: NodeJS.Timeout;
@@ -42,11 +44,12 @@ export class Terminal {
     onExit: (exitCode: number) => void,
   ) {
     this.replay = new ReplayBuffer(settings.replayBytes);
-    pty.onData((text) => this.output(text));
+    // Spawned with `encoding: null`: raw bytes, framed on character boundaries by Utf8Frames.
+    pty.onData((data) => this.output(data as unknown as Buffer));
     pty.onExit(({ exitCode }) => {
       this.exited = true;
       this.info.status = 'exited';
-      this.flush();
+      this.flush(true);
       this.closeClients(1000, 'terminal exited');
       clearTimeout(this.graceTimer);
       onExit(exitCode);
@@ -66,7 +69,7 @@ export class Terminal {
     // Output still waiting for this tick belongs before the replay is taken.
     this.flush();
     const replay = this.replay.take();
-    if (replay) this.send(socket, replay);
+    if (replay.length > 0) this.send(socket, replay);
     this.clients.add(socket);
     socket.on('message', (data, isBinary) => {
       // Keystrokes and pastes, written as typed; binary frames are taken as UTF-8 text.
@@ -91,8 +94,8 @@ export class Terminal {
     if (this.clients.delete(socket)) this.maybeResume();
   }
 
-  private output(text: string): void {
-    this.pending.push(text);
+  private output(data: Buffer): void {
+    this.pending.push(data);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // Coalesce the reads of one I/O turn into one frame: fewer, larger frames, same order.
@@ -100,21 +103,23 @@ export class Terminal {
     }
   }
 
-  private flush(): void {
+  private flush(final = false): void {
     this.flushScheduled = false;
-    if (this.pending.length === 0) return;
-    const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+    if (this.pending.length === 0 && !final) return;
+    const frame = this.frames.take(this.pending, final);
     this.pending = [];
+    if (frame.length === 0) return;
     if (this.clients.size === 0) {
-      this.replay.append(text);
+      this.replay.append(frame);
       return;
     }
-    for (const socket of this.clients) this.send(socket, text);
+    for (const socket of this.clients) this.send(socket, frame);
   }
 
-  private send(socket: WebSocket, text: string): void {
+  /** A text frame: `frame` is valid UTF-8 already, so it goes out without re-encoding. */
+  private send(socket: WebSocket, frame: Buffer): void {
     if (socket.readyState !== WebSocket.OPEN) return;
-    socket.send(text, () => this.maybeResume());
+    socket.send(frame, { binary: false }, () => this.maybeResume());
     if (socket.bufferedAmount > this.settings.clientHighWaterBytes) this.pause();
   }
 
