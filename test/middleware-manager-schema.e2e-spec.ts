@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { adoptOrCreateSchema } from '../src/middleware-manager/middleware-manager.migration';
-import { startKeel, tempDir, TestKeel } from './support/keel';
+import { freshDatabase, startKeel, tempDir, testDatabaseServer, TestKeel } from './support/keel';
 import { routingApi } from './support/fake-routing-upstreams';
 
 interface ColumnFacts {
@@ -319,3 +319,56 @@ describe('routing manager: adopting a middleware-manager SQLite database', () =>
     }
   });
 });
+
+// The same adoption on PostgreSQL (a database whose tables predate the later columns).
+(testDatabaseServer ? describe : describe.skip)(
+  'routing manager: adopting existing PostgreSQL tables',
+  () => {
+    it('adds the missing later columns and tables and keeps the rows', async () => {
+      const database = await freshDatabase();
+      const old = new DataSource({ type: 'postgres', url: database.url });
+      await old.initialize();
+      await old.query(`
+      CREATE TABLE middlewares (id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, config TEXT NOT NULL,
+        created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+      CREATE TABLE resources (id TEXT PRIMARY KEY, host TEXT NOT NULL, service_id TEXT NOT NULL, org_id TEXT NOT NULL,
+        site_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active', created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+        updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+      INSERT INTO middlewares (id, name, type, config) VALUES ('basic-auth', 'Mine', 'basicAuth', '{"users":["me:$apr1$x$y"]}');
+      INSERT INTO resources (id, host, service_id, org_id, site_id) VALUES ('r-router', 'r.example.com', 'r-service', 'unknown', 'unknown');
+    `);
+      await old.destroy();
+      const dataDir = tempDir('keel-pg-adopt-');
+      const env = {
+        KEEL_DATA_DIR: dataDir,
+        KEEL_PORT: '0',
+        KEEL_HOST: '127.0.0.1',
+        KEEL_LOG_LEVEL: 'silent',
+        DATABASE_URL: database.url!,
+      };
+      const keel = await startKeel({ reuse: { env } });
+      try {
+        const api = routingApi(keel.url);
+        expect((await api('GET', '/api/middlewares/basic-auth')).body).toEqual({
+          id: 'basic-auth',
+          name: 'Mine',
+          type: 'basicAuth',
+          config: { users: ['me:$apr1$x$y'] },
+        });
+        expect((await api('GET', '/api/resources/r-router')).body).toMatchObject({
+          entrypoints: 'websecure',
+          router_priority: 200,
+          tcp_enabled: false,
+          source_type: '',
+        });
+        expect((await api('GET', '/api/services')).body).toHaveLength(3);
+        const facts = await describeTable(keel.keel.app.get(DataSource), 'resources');
+        expect(Object.keys(facts.columns).sort()).toEqual(Object.keys(SPEC.resources.columns).sort());
+      } finally {
+        await keel.keel.app.close();
+        await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  },
+);
