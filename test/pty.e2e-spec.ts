@@ -323,6 +323,7 @@ describe('terminals: /pty and its WebSocket', () => {
     const refused = await refusedUpgrade(wsUrl('pty_unknown'));
     expect(refused.status).toBe(404);
     expect(JSON.parse(refused.body)).toMatchObject({ name: 'NotFoundError' });
+    expect((await refusedUpgrade(`${keel.url.replace(/^http/, 'ws')}/nowhere`)).status).toBe(404);
     const outside = await refusedUpgrade(`${keel.url.replace(/^http/, 'ws')}/pty/pty_x/connect?directory=relative`);
     expect(outside.status).toBe(400);
     expect(JSON.parse(outside.body)).toMatchObject({ success: false, error: [{ path: ['directory'] }] });

@@ -23,13 +23,20 @@ const CONNECT_PATH = /^\/pty\/([^/]+)\/connect\/?$/;
  */
 @Injectable()
 export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly sockets = new WebSocketServer({ noServer: true });
+  // A paste is one frame; 16 MiB is far beyond any paste and bounds what one frame may cost.
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   private readonly authenticator: Authenticator;
   private server?: Server;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://keel');
     const match = CONNECT_PATH.exec(url.pathname);
-    if (!match) return; // not ours: another upgrade handler may take it
+    if (!match) {
+      // Not ours: another upgrade handler may take it; if there is none, answer like an unknown route.
+      if (this.server?.listenerCount('upgrade') === 1) {
+        this.refuse(socket, 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${url.pathname}` } });
+      }
+      return;
+    }
     void this.upgrade(req, socket, head, url, decodeURIComponent(match[1]));
   };
 
