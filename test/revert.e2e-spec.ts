@@ -310,6 +310,25 @@ describe('session revert / unrevert over snapshots', () => {
     await expectError(client.session.revert({ sessionID }), 400, 'BadRequestError');
   });
 
+  it('outside git there is no snapshot: revert only records the point, cleanup still deletes', async () => {
+    const plain = tempDir('keel-revert-plain-');
+    try {
+      const other = createOpencodeClient({ baseUrl: keel.url, directory: plain });
+      const sessionID = (await other.session.create()).data!.id;
+      const first = await messages.updateMessage(user(sessionID));
+      await messages.updatePart(part(first, { type: 'text', text: 'hello' }));
+      const second = await messages.updateMessage(user(sessionID));
+      await messages.updatePart(part(second, { type: 'text', text: 'again' }));
+      const { data } = await other.session.revert({ sessionID, messageID: second.id });
+      expect(data!.revert).toEqual({ messageID: second.id });
+      await reverts.cleanup(sessionID);
+      expect((await other.session.messages({ sessionID })).data!.map((m) => m.info.id)).toEqual([first.id]);
+      expect((await other.session.unrevert({ sessionID })).data!.revert).toBeUndefined();
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+
   it('diffFull between the first step-start and the last step-finish snapshots is the session diff', async () => {
     const { t1, t2 } = await history();
     const diffs = await snapshots.diffFull(instance, t1.start, t2.finish);

@@ -3,13 +3,17 @@
  *
  *   revert(instance, sessionID, {messageID, partID?}) → Session   BusyError (400) while the session runs;
  *                    NotFoundError (404) for an unknown session, message, or part of that message. Reverts every
- *                    file named by a `patch` part at or after the revert point, stores
+ *                    file named by a `patch` part of what cleanup would delete, stores
  *                    `session.revert = {messageID, partID?, snapshot, diff}` (session.updated). Messages stay.
+ *                    A repeated revert keeps the first snapshot and starts again from its tree.
  *   unrevert(instance, sessionID) → Session                      BusyError while running; restores the whole tree
- *                    from `revert.snapshot`, clears `revert` (session.updated). No revert: the session as it is.
+ *                    from `revert.snapshot` (and deletes the files the revert re-created that the snapshot does
+ *                    not have), clears `revert` (session.updated). No revert: the session as it is.
  *   cleanup(sessionID) → void                                    deletes what a pending revert hides: messages
  *                    after the point (message.removed) and parts from `partID` on (message.part.removed), then
- *                    clears `revert`. The prompt loop, shell and summarize call it before they add a message.
+ *                    clears `revert` (session.updated); nothing when no revert is pending. prompt, prompt_async,
+ *                    command, shell and summarize call it before they add a message; it waits for a revert or
+ *                    unrevert of the same session that is still running.
  *
  * The revert point: reverting a whole message, or a part with no text/tool part before it in its message,
  * reverts to the nearest user message at or before it (the whole turn goes); otherwise to that part.

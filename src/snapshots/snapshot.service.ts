@@ -12,12 +12,15 @@
  *                                                        part written at step finish when `files` is not empty
  *   diff(instance, hash) → string                        unified diff from `hash` to the current worktree
  *   diffFull(instance, from, to) → FileDiff[]            per file: worktree-relative name, full before/after text
- *                                                        (empty for binary files), numstat additions/deletions
+ *                                                        (empty for binary files), numstat additions/deletions.
+ *                                                        The session diff (§21) is diffFull(first step-start snapshot,
+ *                                                        last step-finish snapshot) kept to the files of `patch` parts.
  *   restore(instance, hash)                              whole tree back to `hash` (files created since are kept)
  *   revertFiles(instance, patches)                       each file of each patch back to the patch's tree, or
  *                                                        deleted when absent there; the first patch naming a file wins
  *
  * Hashes are tree ids of the shadow repository only: they mean nothing in the user's repository.
+ * track/patch/diff/diffFull never throw (a git failure is logged and reads as "nothing"); restore rejects.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { access, mkdir, realpath, rm, unlink } from 'node:fs/promises';
