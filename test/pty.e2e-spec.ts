@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { InstanceService } from '../src/projects/instance.service';
 import { SseClient } from './support/sse';
 import { expectReferenceSchema } from './support/reference-schema';
-import { startKeel, tempDir, TestKeel } from './support/keel';
+import { freshProcessEnv, spawnKeel, startKeel, tempDir, TestKeel } from './support/keel';
 
 /** Small limits so replay truncation and slow-client handling show within a test's budget. */
 const REPLAY_BYTES = 4096;
@@ -333,6 +333,8 @@ describe('terminals: /pty and its WebSocket', () => {
     expect(response.status).toBe(200);
     expect(data).toBe(true);
     expect((await client().pty.connect({ ptyID: 'pty_unknown' })).response.status).toBe(404);
+    const doc = (await (await fetch(`${keel.url}/doc`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.paths['/pty/{ptyID}/connect'].get.operationId).toBe('pty.connect');
     await client().pty.remove({ ptyID: pty!.id });
   });
 
@@ -377,5 +379,28 @@ describe('terminals behind the server password, and on shutdown', () => {
     expect(await byToken.closed).not.toBe(0);
     await byHeader.closed;
     await waitUntilDead([pty!.pid, ...children]);
+  });
+});
+
+describe('terminals of the built server process', () => {
+  it('SIGTERM leaves no terminal process behind', async () => {
+    const { env, cleanup } = await freshProcessEnv();
+    const server = await spawnKeel(env);
+    const dir = tempDir('keel-pty-process-');
+    try {
+      const client = createOpencodeClient({ baseUrl: server.url, directory: dir });
+      const { data: pty } = await client.pty.create({ command: '/bin/sh', args: ['-c', 'sleep 306 & echo "job=$!"; exec sleep 307'] });
+      const term = await TerminalClient.open(`${server.url.replace(/^http/, 'ws')}/pty/${pty!.id}/connect?directory=${encodeURIComponent(dir)}`);
+      await term.waitFor(/job=\d+/);
+      const job = Number(/job=(\d+)/.exec(term.text)![1]);
+      // Nest re-raises the signal after its shutdown hooks: the process ends by SIGTERM, not a code.
+      await server.stop('SIGTERM');
+      expect(String(server.child.signalCode ?? server.child.exitCode)).toMatch(/^(SIGTERM|0)$/);
+      await waitUntilDead([pty!.pid, job]);
+    } finally {
+      if (server.child.exitCode === null && server.child.signalCode === null) await server.stop('SIGKILL');
+      await cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
