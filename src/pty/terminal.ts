@@ -71,10 +71,9 @@ export class Terminal {
     const replay = this.replay.take();
     if (replay.length > 0) this.send(socket, replay);
     this.clients.add(socket);
-    socket.on('message', (data, isBinary) => {
-      // Keystrokes and pastes, written as typed; binary frames are taken as UTF-8 text.
-      const text = isBinary || typeof data !== 'string' ? Buffer.from(data as Buffer).toString('utf8') : data;
-      if (!this.exited) this.pty.write(text);
+    // Keystrokes and pastes, written as typed: the frame's bytes (text or binary) go to the terminal.
+    socket.on('message', (data: Buffer) => {
+      if (!this.exited) this.pty.write(data);
     });
     socket.on('close', () => this.detach(socket));
     socket.on('error', () => this.detach(socket));
