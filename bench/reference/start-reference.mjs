@@ -65,8 +65,11 @@ function isolatedEnv(home, extra) {
  * `opencode server listening on http://…` (the line the official SDK waits for too).
  *
  * @param {{ env?: Record<string,string>, cwd?: string, timeoutMs?: number, args?: string[] }} [options]
- *   `env` is merged over the isolated environment (e.g. OPENCODE_SERVER_PASSWORD); `cwd` is the
- *   server's working directory (its default instance directory), a fresh temp dir by default.
+ *   `env` is merged over the isolated environment: e.g. OPENCODE_SERVER_PASSWORD, or
+ *   OPENCODE_CONFIG_CONTENT (JSON config) to replace the default `{enabled_providers: []}` with a
+ *   provider pointing at a scripted model server on loopback. `cwd` is the server's working
+ *   directory (its default instance directory), a fresh temp dir (removed by stop()) by default.
+ *   `args` are extra `serve` flags (e.g. ['--cors', 'http://example.test']).
  * @returns {Promise<{ url: string, version: string, pid: number, home: string, cwd: string, output: () => string, stop: () => Promise<void> }>}
  */
 export function startReference(options = {}) {
