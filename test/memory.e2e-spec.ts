@@ -1,22 +1,27 @@
 import Supermemory, { toFile } from 'supermemory';
 import { startKeel, TestKeel } from './support/keel';
-import { expectApiError, makeDocx, makePdf, memoryClient, PolledDocument, startWebServer, waitForDocument } from './support/memory-fixtures';
+import { expectApiError, makeDocx, makePdf, memoryClient, PolledDocument, startEmbeddingServer, startWebServer, waitForDocument, WebServer } from './support/memory-fixtures';
 
 type Body = Record<string, unknown>;
 
 describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.4)', () => {
   let keel: TestKeel;
   let client: Supermemory;
-  let web: { url: string; close: () => Promise<void> };
+  let web: WebServer;
 
   beforeAll(async () => {
-    process.env.KEEL_DREAM_DELAY_MS = '100';
     web = await startWebServer();
+    process.env.KEEL_DREAM_DELAY_MS = '100';
+    process.env.KEEL_INGEST_WEBHOOKS = `${web.url}/hook`;
+    process.env.KEEL_INGEST_WEBHOOK_SECRET = 'hook-secret';
     keel = await startKeel({ env: { KEEL_API_KEYS: 'test-key,other-key', KEEL_ALLOW_PRIVATE_FETCH: 'true' } });
     client = memoryClient(keel.url);
   });
 
   afterAll(async () => {
+    delete process.env.KEEL_DREAM_DELAY_MS;
+    delete process.env.KEEL_INGEST_WEBHOOKS;
+    delete process.env.KEEL_INGEST_WEBHOOK_SECRET;
     await keel.close();
     await web.close();
   });
@@ -41,6 +46,12 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect(typeof doc.summary).toBe('string');
     expect(typeof doc.createdAt).toBe('string');
     expect((doc.memories as Body[]).map((m) => m.memory)).toEqual(expect.arrayContaining(['The lighthouse keeper Marta lives on Skerry Island']));
+
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const delivered = web.hooks.filter((h) => (h.data as Body).id === added.id);
+    expect(delivered.map((h) => (h.data as Body).status)).toEqual(expect.arrayContaining(['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done']));
+    expect(delivered.every((h) => h.type === 'memory.document.status' && /^sha256=[0-9a-f]{64}$/.test(String(h.signature)))).toBe(true);
+    expect(delivered.some((h) => (h.data as Body).dreamingStatus === 'done')).toBe(true);
 
     const chunks = await client.get<{ chunks: Body[]; total: number; documentId: string }>(`/v3/documents/${added.id}/chunks`);
     expect(chunks).toMatchObject({ documentId: added.id, total: 1 });
@@ -220,6 +231,27 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
       expect(await waitForDocument(strictClient, refused.id, { dreaming: false })).toMatchObject({ status: 'failed', error: expect.stringMatching(/private address/) });
     } finally {
       await strict.close();
+    }
+  });
+
+  it('embeddings: with an OpenAI-compatible provider, chunks get vectors and search becomes hybrid', async () => {
+    const embeddings = await startEmbeddingServer();
+    process.env.KEEL_EMBEDDING_URL = embeddings.url;
+    const semantic = await startKeel({ env: { KEEL_API_KEYS: 'test-key' } });
+    delete process.env.KEEL_EMBEDDING_URL;
+    try {
+      const c = memoryClient(semantic.url);
+      const { id } = await c.add({ content: 'My car is crimson and fast.', containerTag: 'garage' });
+      expect(await waitForDocument(c, id, { dreaming: false })).toMatchObject({ status: 'done' });
+      expect(embeddings.requests).toBeGreaterThan(0);
+      // No word in common: only the vectors can find it.
+      const found = await c.search.documents({ q: 'automobile', containerTags: ['garage'] });
+      expect(found.results.map((r) => r.documentId)).toEqual([id]);
+      const hybrid = await c.search.memories({ q: 'scarlet automobile', containerTag: 'garage', searchMode: 'documents', threshold: 0.1 });
+      expect(hybrid.results[0]).toMatchObject({ chunk: 'My car is crimson and fast.' });
+    } finally {
+      await semantic.close();
+      await embeddings.close();
     }
   });
 });

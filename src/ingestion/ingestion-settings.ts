@@ -14,6 +14,10 @@ export interface IngestionSettings {
   webhooks: string[];
   /** Shared secret that signs webhook bodies (HMAC-SHA256, `x-keel-signature`). */
   webhookSecret?: string;
+  /** OpenAI-compatible embeddings endpoint base URL (`<url>/embeddings`); full-text only when unset. */
+  embeddingUrl?: string;
+  embeddingModel: string;
+  embeddingApiKey?: string;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -36,6 +40,9 @@ export function loadIngestionSettings(env: NodeJS.ProcessEnv = process.env): Ing
       .map((u) => u.trim())
       .filter(Boolean),
     webhookSecret: env.KEEL_INGEST_WEBHOOK_SECRET || undefined,
+    embeddingUrl: env.KEEL_EMBEDDING_URL?.replace(/\/+$/, '') || undefined,
+    embeddingModel: env.KEEL_EMBEDDING_MODEL || 'text-embedding-3-small',
+    embeddingApiKey: env.KEEL_EMBEDDING_API_KEY || undefined,
   };
 }
 

@@ -9,6 +9,7 @@ import { INGESTION_SETTINGS, loadIngestionSettings } from './ingestion-settings'
 import { MemoriesController } from './memories/memories.controller';
 import { MemoriesService } from './memories/memories.service';
 import { MemoryEntry } from './memories/memory-entry.entity';
+import { EmbeddingProvider } from './pipeline/embedding-provider';
 import { PipelineWorker } from './pipeline/pipeline-worker';
 import { StatusPublisher } from './pipeline/status-publisher';
 import { FullTextIndex } from './search/full-text-index';
@@ -29,6 +30,7 @@ import { IngestionStore } from './store';
     FileUploadService,
     MemoriesService,
     SearchService,
+    EmbeddingProvider,
     PipelineWorker,
   ],
 })

@@ -57,8 +57,17 @@ export class IngestionStore {
     return this.bind(this.dataSource.manager);
   }
 
-  async transaction<T>(fn: (q: Query) => Promise<T>): Promise<T> {
-    const run = () => this.dataSource.transaction((manager) => fn(this.bind(manager)));
+  /**
+   * `relaxed`: pipeline bookkeeping that a crash may lose without harm (the lease expires and the
+   * idempotent stages run again), so PostgreSQL need not flush WAL at each commit.
+   */
+  async transaction<T>(fn: (q: Query) => Promise<T>, options: { relaxed?: boolean } = {}): Promise<T> {
+    const run = () =>
+      this.dataSource.transaction(async (manager) => {
+        const q = this.bind(manager);
+        if (options.relaxed && this.dialect === 'postgres') await q('SET LOCAL synchronous_commit = off');
+        return fn(q);
+      });
     return this.dialect === 'sqlite' ? this.sqliteWrites.run('tx', run) : run();
   }
 

@@ -81,10 +81,25 @@ export function makeDocx(text: string): Buffer {
   });
 }
 
-/** A local web server: `/article` (an HTML page with boilerplate), `/moved` (redirect), `/big` (oversize). */
-export async function startWebServer(): Promise<{ url: string; close: () => Promise<void> }> {
+export interface WebServer {
+  url: string;
+  /** JSON bodies POSTed to `/hook` (webhook deliveries). */
+  hooks: Record<string, unknown>[];
+  close: () => Promise<void>;
+}
+
+/** A local web server: `/article` (an HTML page with boilerplate), `/moved` (redirect), `POST /hook` (webhook receiver). */
+export async function startWebServer(): Promise<WebServer> {
+  const hooks: Record<string, unknown>[] = [];
   const server: Server = createServer((req, res) => {
-    if (req.url === '/article') {
+    if (req.method === 'POST' && req.url === '/hook') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        hooks.push({ ...(JSON.parse(body) as Record<string, unknown>), signature: req.headers['x-keel-signature'] });
+        res.end('ok');
+      });
+    } else if (req.url === '/article') {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(
         '<html><head><title>Glacier Report</title><script>var tracking = "nope";</script></head><body><nav>Home | About</nav>' +
@@ -101,7 +116,7 @@ export async function startWebServer(): Promise<{ url: string; close: () => Prom
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}`, hooks, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 export function memoryClient(url: string, apiKey = 'test-key'): Supermemory {
@@ -141,4 +156,46 @@ export async function expectApiError(promise: Promise<unknown>, status: number, 
     return e.error!;
   }
   throw new Error(`expected HTTP ${status}`);
+}
+
+const SYNONYMS: Record<string, string> = { car: 'vehicle', automobile: 'vehicle', auto: 'vehicle', crimson: 'red', scarlet: 'red' };
+
+/** Bag of words hashed into 64 dimensions, with a few synonyms sharing a word: "semantic" enough to test hybrid search. */
+function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const raw of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    const word = SYNONYMS[raw] ?? raw;
+    let h = 0;
+    for (const c of word) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+    vector[h % 64] += 1;
+  }
+  return vector;
+}
+
+/** An OpenAI-compatible `POST /v1/embeddings` server on loopback. */
+export async function startEmbeddingServer(): Promise<{ url: string; requests: number; close: () => Promise<void> }> {
+  const state = { requests: 0 };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
+        res.writeHead(404);
+        return res.end();
+      }
+      state.requests++;
+      const { input, model } = JSON.parse(body) as { input: string[]; model: string };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ object: 'list', model, data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    get requests() {
+      return state.requests;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -361,16 +361,16 @@ export class DocumentsService {
   }
 
   async processing(): Promise<Record<string, unknown>> {
-    const docs = await this.documents
+    const [docs, totalCount] = await this.documents
       .createQueryBuilder('d')
       .select(['d.id', 'd.customId', 'd.title', 'd.type', 'd.status', 'd.createdAt', 'd.updatedAt', 'd.metadata', 'd.containerTags'])
       .where('d.status NOT IN (:...finished)', { finished: ['done', 'failed'] })
       .orderBy('d.createdAt', 'ASC')
       .take(1000)
-      .getMany();
+      .getManyAndCount();
     return {
       documents: docs.map((d) => ({ id: d.id, customId: d.customId, title: d.title, type: d.type, status: d.status, createdAt: new Date(d.createdAt).toISOString(), updatedAt: new Date(d.updatedAt).toISOString(), metadata: d.metadata ?? {}, containerTags: d.containerTags ?? [] })),
-      totalCount: docs.length,
+      totalCount,
     };
   }
 

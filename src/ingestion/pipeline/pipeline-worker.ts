@@ -10,6 +10,7 @@ import { FullTextIndex } from '../search/full-text-index';
 import { IngestionStore } from '../store';
 import { chunkText } from './chunker';
 import { ExtractionError, extractFile, extractText, extractUrl, Extracted } from './content-extractor';
+import { EmbeddingProvider } from './embedding-provider';
 import { DOCUMENT_STATUS_EVENT, DocumentStatusEvent, StatusPublisher } from './status-publisher';
 import type { Metadata } from '../documents/memory-document.entity';
 
@@ -58,6 +59,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly index: FullTextIndex,
     private readonly memories: MemoriesService,
     private readonly publisher: StatusPublisher,
+    private readonly embeddings: EmbeddingProvider,
     private readonly events: EventBus,
     @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
     @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
@@ -131,6 +133,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
          RETURNING id, revision, status`,
         [this.lease(), now, now],
       ),
+      { relaxed: true },
     );
     return rows[0];
   }
@@ -149,6 +152,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     }
     const [row] = await this.store.transaction((q) =>
       q<{ custom_id: string | null; dreaming_status: string }>(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? RETURNING custom_id, dreaming_status`, [...params, claim.id, claim.revision]),
+      { relaxed: true },
     );
     if (!row) throw new Superseded();
     this.publisher.publish({ id: claim.id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
@@ -232,11 +236,12 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
           slice.flatMap((c) => [claim.id, c.position, c.content, c.start, c.end, now]),
         );
       }
-    });
+    }, { relaxed: true });
     await this.transition(claim, 'embedding');
+    if (this.embeddings.configured) await this.embedChunks(claim);
     if (this.stopping) return;
     await this.transition(claim, 'indexing');
-    await this.store.transaction((q) => this.index.indexChunks(q, claim.id));
+    await this.store.transaction((q) => this.index.indexChunks(q, claim.id), { relaxed: true });
     const superrag = doc.task_type === 'superrag';
     const instant = doc.dreaming === 'instant';
     // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
@@ -244,6 +249,15 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
     await this.transition(claim, 'done', { lease_until: dreamAt }, superrag ? 'done' : 'dreaming');
     if (instant && !superrag && !this.stopping) await this.dream({ ...claim, status: 'done' });
+  }
+
+  /** Vectors for every chunk of the document (stored as JSON; search compares them in process). */
+  private async embedChunks(claim: Claim): Promise<void> {
+    const chunks = await this.store.query<{ id: number; content: string }>('SELECT id, content FROM memory_chunk WHERE document_id = ? ORDER BY position', [claim.id]);
+    const vectors = await this.embeddings.embed(chunks.map((c) => c.content));
+    await this.store.transaction(async (q) => {
+      for (let i = 0; i < chunks.length; i++) await q('UPDATE memory_chunk SET embedding = ? WHERE id = ? RETURNING id', [JSON.stringify(vectors[i]), chunks[i].id]);
+    }, { relaxed: true });
   }
 
   private async dream(claim: Claim): Promise<void> {
@@ -258,7 +272,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       if (!current) throw new Superseded();
       await this.memories.remember(q, tag, facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
       await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, updated_at = ? WHERE id = ? RETURNING id', [text.length, 'done', Date.now(), claim.id]);
-    });
+    }, { relaxed: true });
     this.publisher.publish({ id: claim.id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done' });
   }
 }

@@ -80,45 +80,86 @@ export class FullTextIndex {
     return { sql: ` AND (${tags.map(() => `${column} LIKE ?`).join(' OR ')})`, params: tags.map((t) => `%"${t}"%`) };
   }
 
-  /** Chunk ids best matching the terms, within documents carrying one of the tags. */
-  async searchChunks(terms: string[], tags: string[] | undefined, limit: number, documentId?: string): Promise<IndexHit[]> {
+  /**
+   * Hits containing every term first (cheap: the index intersects posting lists); hits containing
+   * any term only when fewer than `enough` have them all. Ranking every loose match of a common
+   * word is what makes full-text search slow.
+   */
+  private async allThenAny(terms: string[], limit: number, enough: number, search: (match: 'all' | 'any') => Promise<IndexHit[]>): Promise<IndexHit[]> {
     if (!terms.length) return [];
+    const all = await search('all');
+    if (all.length >= enough || terms.length === 1) return all;
+    const seen = new Set(all.map((h) => String(h.id)));
+    return [...all, ...(await search('any')).filter((h) => !seen.has(String(h.id)))].slice(0, limit);
+  }
+
+  private ftsQuery(terms: string[], match: 'all' | 'any'): string {
+    if (this.sqlite) return terms.map((t) => `"${t}"`).join(match === 'all' ? ' ' : ' OR ');
+    return terms.join(match === 'all' ? ' & ' : ' | ');
+  }
+
+  /** Up to `limit` chunk ids best matching the terms, within documents carrying one of the tags; `enough` hits with every term skip the loose pass. */
+  searchChunks(terms: string[], tags: string[] | undefined, limit: number, enough: number, documentId?: string): Promise<IndexHit[]> {
+    return this.allThenAny(terms, limit, enough, (match) => this.matchChunks(this.ftsQuery(terms, match), tags, limit, documentId));
+  }
+
+  /**
+   * Rows the index ranks before any join: FTS5 keeps only the top N of `ORDER BY rank LIMIT N`, so
+   * the joins and tag filters then touch a bounded set (widened when filters may discard rows).
+   */
+  private window(limit: number, filtered: boolean): number {
+    return Math.min(5000, filtered ? limit * 10 : limit);
+  }
+
+  private async matchChunks(query: string, tags: string[] | undefined, limit: number, documentId?: string): Promise<IndexHit[]> {
     const tag = this.tagClause('d.container_tags', tags);
     const doc = documentId ? ' AND c.document_id = ?' : '';
     const docParams = documentId ? [documentId] : [];
     if (this.sqlite) {
+      // One document's chunks may rank anywhere: without a window when the search is inside a document.
+      const ranked = documentId
+        ? 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ?'
+        : 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ? ORDER BY rank LIMIT ?';
       return this.store.query<IndexHit>(
-        `SELECT c.id AS id, -bm25(memory_chunk_fts) AS rank FROM memory_chunk_fts
-         JOIN memory_chunk c ON c.id = memory_chunk_fts.rowid JOIN memory_document d ON d.id = c.document_id
-         WHERE memory_chunk_fts MATCH ?${tag.sql}${doc} ORDER BY bm25(memory_chunk_fts) LIMIT ?`,
-        [terms.map((t) => `"${t}"`).join(' OR '), ...tag.params, ...docParams, limit],
+        `SELECT c.id AS id, -f.rank AS rank FROM (${ranked}) f
+         JOIN memory_chunk c ON c.id = f.rowid JOIN memory_document d ON d.id = c.document_id
+         WHERE 1 = 1${tag.sql}${doc} ORDER BY f.rank LIMIT ?`,
+        [query, ...(documentId ? [] : [this.window(limit, !!tags?.length)]), ...tag.params, ...docParams, limit],
       );
     }
+    const ranked = `SELECT s.chunk_id, ts_rank(s.tsv, query) AS rank FROM memory_chunk_search s, to_tsquery('english', ?) query WHERE s.tsv @@ query${
+      documentId ? '' : ' ORDER BY rank DESC LIMIT ?'
+    }`;
     return this.store.query<IndexHit>(
-      `SELECT c.id AS id, ts_rank(s.tsv, query) AS rank FROM memory_chunk_search s
-       JOIN memory_chunk c ON c.id = s.chunk_id JOIN memory_document d ON d.id = c.document_id, to_tsquery('english', ?) query
-       WHERE s.tsv @@ query${tag.sql}${doc} ORDER BY rank DESC LIMIT ?`,
-      [terms.join(' | '), ...tag.params, ...docParams, limit],
+      `SELECT c.id AS id, f.rank AS rank FROM (${ranked}) f
+       JOIN memory_chunk c ON c.id = f.chunk_id JOIN memory_document d ON d.id = c.document_id
+       WHERE 1 = 1${tag.sql}${doc} ORDER BY f.rank DESC LIMIT ?`,
+      [query, ...(documentId ? [] : [this.window(limit, !!tags?.length)]), ...tag.params, ...docParams, limit],
     );
   }
 
   /** Latest, unforgotten (unless asked) memory ids best matching the terms within the tags. */
-  async searchMemories(terms: string[], tags: string[] | undefined, limit: number, includeForgotten = false): Promise<IndexHit[]> {
-    if (!terms.length) return [];
+  searchMemories(terms: string[], tags: string[] | undefined, limit: number, enough: number, includeForgotten = false): Promise<IndexHit[]> {
+    return this.allThenAny(terms, limit, enough, (match) => this.matchMemories(this.ftsQuery(terms, match), tags, limit, includeForgotten));
+  }
+
+  private async matchMemories(query: string, tags: string[] | undefined, limit: number, includeForgotten: boolean): Promise<IndexHit[]> {
     const tagSql = tags?.length ? ` AND m.container_tag IN (${tags.map(() => '?').join(', ')})` : '';
     const live = `m.is_latest = ?${includeForgotten ? '' : ' AND m.is_forgotten = ?'}`;
     const liveParams = includeForgotten ? [true] : [true, false];
+    // Superseded and forgotten versions stay indexed, so the ranked window is wider than the page.
+    const window = this.window(limit * 2, true);
     if (this.sqlite) {
       return this.store.query<IndexHit>(
-        `SELECT m.id AS id, -bm25(memory_entry_fts) AS rank FROM memory_entry_fts JOIN memory_entry m ON m.rowid = memory_entry_fts.rowid
-         WHERE memory_entry_fts MATCH ? AND ${live}${tagSql} ORDER BY bm25(memory_entry_fts) LIMIT ?`,
-        [terms.map((t) => `"${t}"`).join(' OR '), ...liveParams, ...(tags ?? []), limit],
+        `SELECT m.id AS id, -f.rank AS rank FROM (SELECT rowid, rank FROM memory_entry_fts WHERE memory_entry_fts MATCH ? ORDER BY rank LIMIT ?) f
+         JOIN memory_entry m ON m.rowid = f.rowid WHERE ${live}${tagSql} ORDER BY f.rank LIMIT ?`,
+        [query, window, ...liveParams, ...(tags ?? []), limit],
       );
     }
     return this.store.query<IndexHit>(
-      `SELECT m.id AS id, ts_rank(s.tsv, query) AS rank FROM memory_entry_search s JOIN memory_entry m ON m.id = s.memory_id, to_tsquery('english', ?) query
-       WHERE s.tsv @@ query AND ${live}${tagSql} ORDER BY rank DESC LIMIT ?`,
-      [terms.join(' | '), ...liveParams, ...(tags ?? []), limit],
+      `SELECT m.id AS id, f.rank AS rank FROM (SELECT s.memory_id, ts_rank(s.tsv, query) AS rank FROM memory_entry_search s, to_tsquery('english', ?) query
+       WHERE s.tsv @@ query ORDER BY rank DESC LIMIT ?) f JOIN memory_entry m ON m.id = f.memory_id WHERE ${live}${tagSql} ORDER BY f.rank DESC LIMIT ?`,
+      [query, window, ...liveParams, ...(tags ?? []), limit],
     );
   }
 }

@@ -8,9 +8,12 @@ import { MemoryEntry } from '../memories/memory-entry.entity';
 import { MemoriesService } from '../memories/memories.service';
 import { Checker, objectBody } from '../validation';
 import { FullTextIndex, IndexHit, queryTerms, termCoverage } from './full-text-index';
+import { cosine, EmbeddingProvider } from '../pipeline/embedding-provider';
+import { IngestionStore } from '../store';
 import { FilterExpression, matchesFilter, parseFilter } from './metadata-filter';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const VECTOR_SCAN_LIMIT = 5000;
 
 interface ScoredChunk {
   chunk: MemoryChunk;
@@ -33,28 +36,65 @@ export class SearchService {
   constructor(
     private readonly index: FullTextIndex,
     private readonly memories: MemoriesService,
+    private readonly embeddings: EmbeddingProvider,
+    private readonly store: IngestionStore,
     @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
     @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
   ) {}
 
+  /** The query's vector, when an embedding provider is configured and answers (search degrades to full text otherwise). */
+  private async queryVector(q: string): Promise<number[] | undefined> {
+    if (!this.embeddings.configured) return undefined;
+    try {
+      return (await this.embeddings.embed([q]))[0];
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Nearest chunks by brute-force cosine over the most recent embedded chunks of the tags. There is
+   * no vector index: this bounds the scan, and full-text hits are always re-scored with their vectors.
+   */
+  private async nearestChunks(vector: number[], tags: string[] | undefined, count: number): Promise<number[]> {
+    const tagSql = tags?.length ? ` AND (${tags.map(() => 'd.container_tags LIKE ?').join(' OR ')})` : '';
+    const rows = await this.store.query<{ id: number; embedding: string }>(
+      `SELECT c.id AS id, c.embedding AS embedding FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id
+       WHERE c.embedding IS NOT NULL${tagSql} ORDER BY c.id DESC LIMIT ?`,
+      [...(tags ?? []).map((t) => `%"${t}"%`), VECTOR_SCAN_LIMIT],
+    );
+    return rows
+      .map((r) => ({ id: Number(r.id), score: cosine(vector, JSON.parse(r.embedding) as number[]) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, count)
+      .map((r) => r.id);
+  }
+
   private async scoredChunks(q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
     const terms = queryTerms(q);
-    const hits = await this.index.searchChunks(terms, tags, Math.min(500, limit * (filter ? 20 : 5)), documentId);
-    if (!hits.length) return [];
-    const chunks = await this.chunks.findBy({ id: In(hits.map((h) => Number(h.id))) });
+    const pool = Math.min(500, limit * (filter ? 20 : 3));
+    const [hits, vector] = await Promise.all([this.index.searchChunks(terms, tags, pool, 1, documentId), this.queryVector(q)]);
+    const ranks = new Map(hits.map((h) => [Number(h.id), Number(h.rank)]));
+    const ids = new Set(ranks.keys());
+    if (vector && !documentId) for (const id of await this.nearestChunks(vector, tags, pool)) ids.add(id);
+    if (!ids.size) return [];
+    const chunks = await this.chunks.findBy({ id: In([...ids]) });
     const docs = await this.documents.find({
       where: { id: In([...new Set(chunks.map((c) => c.documentId))]) },
       select: { id: true, customId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true, containerTags: true, status: true, filepath: true },
     });
-    const byChunk = new Map(chunks.map((c) => [c.id, c]));
     const byDoc = new Map(docs.map((d) => [d.id, d]));
-    const best = Math.max(...hits.map((h) => Number(h.rank)));
+    const best = Math.max(0, ...ranks.values());
     const out: ScoredChunk[] = [];
-    for (const hit of hits) {
-      const chunk = byChunk.get(Number(hit.id));
-      const doc = chunk && byDoc.get(chunk.documentId);
-      if (!chunk || !doc || !matchesFilter(filter, doc.metadata)) continue;
-      out.push({ chunk, doc, score: similarity(terms, chunk.content, Number(hit.rank), best) });
+    for (const chunk of chunks) {
+      const doc = byDoc.get(chunk.documentId);
+      if (!doc || (documentId && chunk.documentId !== documentId) || !matchesFilter(filter, doc.metadata)) continue;
+      const rank = ranks.get(chunk.id);
+      const lexical = rank === undefined ? 0 : similarity(terms, chunk.content, rank, best);
+      // Hybrid: lexical and vector similarity weigh the same when both exist.
+      const semantic = vector && chunk.embedding ? Math.max(0, cosine(vector, JSON.parse(chunk.embedding) as number[])) : undefined;
+      const score = semantic === undefined ? lexical : Math.round((0.5 * lexical + 0.5 * semantic) * 1000) / 1000;
+      out.push({ chunk, doc, score });
     }
     return out.sort((a, b) => b.score - a.score);
   }
@@ -75,7 +115,7 @@ export class SearchService {
     const onlyMatching = check.boolean(body.onlyMatchingChunks, ['onlyMatchingChunks']) ?? true;
     check.throwIfAny(body);
     if (docId && !(await this.documents.existsBy({ id: docId }))) throw new NotFoundError('Document not found');
-    const scored = (await this.scoredChunks(q!, tags, limit * 3, filter, docId)).filter((s) => s.score >= chunkThreshold);
+    const scored = (await this.scoredChunks(q!, tags, limit * 2, filter, docId)).filter((s) => s.score >= chunkThreshold);
     const groups = new Map<string, ScoredChunk[]>();
     for (const s of scored) groups.set(s.doc.id, [...(groups.get(s.doc.id) ?? []), s]);
     const results = [];
@@ -142,7 +182,7 @@ export class SearchService {
 
   private async memoryResults(q: string, tags: string[] | undefined, limit: number, threshold: number, filter: FilterExpression | undefined, include: Record<string, unknown>): Promise<Record<string, unknown>[]> {
     const terms = queryTerms(q);
-    const hits: IndexHit[] = await this.index.searchMemories(terms, tags, Math.min(500, limit * (filter ? 20 : 4)), include.forgottenMemories === true);
+    const hits: IndexHit[] = await this.index.searchMemories(terms, tags, Math.min(500, limit * (filter ? 20 : 3)), 1, include.forgottenMemories === true);
     if (!hits.length) return [];
     const entries = new Map((await this.memories.byIds(hits.map((h) => String(h.id)))).map((m) => [m.id, m]));
     const best = Math.max(...hits.map((h) => Number(h.rank)));
