@@ -324,6 +324,7 @@ describe('terminals: /pty and its WebSocket', () => {
     expect(refused.status).toBe(404);
     expect(JSON.parse(refused.body)).toMatchObject({ name: 'NotFoundError' });
     expect((await refusedUpgrade(`${keel.url.replace(/^http/, 'ws')}/nowhere`)).status).toBe(404);
+    expect((await refusedUpgrade(`${keel.url.replace(/^http/, 'ws')}/pty/%E0%A4%A/connect`)).status).toBe(404);
     const outside = await refusedUpgrade(`${keel.url.replace(/^http/, 'ws')}/pty/pty_x/connect?directory=relative`);
     expect(outside.status).toBe(400);
     expect(JSON.parse(outside.body)).toMatchObject({ success: false, error: [{ path: ['directory'] }] });

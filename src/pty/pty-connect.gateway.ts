@@ -16,6 +16,15 @@ import { PtyService } from './pty.service';
 
 const CONNECT_PATH = /^\/pty\/([^/]+)\/connect\/?$/;
 
+/** A path segment, or undefined when its %-encoding is malformed (an unknown route, not a crash). */
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `GET /pty/{ptyID}/connect` with `Upgrade: websocket`, on the same HTTP server as the API. The
  * request passes the same checks as HTTP before the upgrade: server password (header or
@@ -30,14 +39,15 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://keel');
     const match = CONNECT_PATH.exec(url.pathname);
-    if (!match) {
+    const id = match ? safeDecode(match[1]) : undefined;
+    if (!id) {
       // Not ours: another upgrade handler may take it; if there is none, answer like an unknown route.
       if (this.server?.listenerCount('upgrade') === 1) {
         this.refuse(socket, 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${url.pathname}` } });
       }
       return;
     }
-    void this.upgrade(req, socket, head, url, decodeURIComponent(match[1]));
+    void this.upgrade(req, socket, head, url, id);
   };
 
   constructor(
