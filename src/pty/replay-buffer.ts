@@ -8,10 +8,6 @@ export class ReplayBuffer {
 
   constructor(private readonly limit: number) {}
 
-  get size(): number {
-    return this.bytes;
-  }
-
   append(frame: Buffer): void {
     if (this.limit <= 0 || frame.length === 0) return;
     this.chunks.push(frame);

@@ -22,7 +22,7 @@ const CLOSE_TOO_SLOW = 1013;
 /**
  * One running terminal: its process, the WebSocket clients attached to it and the output kept
  * while none is. Output reaches every client in order, as text frames of whole characters
- * (node-pty decodes with a stream decoder). A client that cannot keep up pauses the terminal
+ * (cut by Utf8Frames). A client that cannot keep up pauses the terminal
  * (its program blocks on write, as on a real terminal) for at most the grace period, then is
  * dropped, so it never blocks the others for long nor makes the server buffer without bound.
  */
@@ -54,10 +54,6 @@ export class Terminal {
       clearTimeout(this.graceTimer);
       onExit(exitCode);
     });
-  }
-
-  get clientCount(): number {
-    return this.clients.size;
   }
 
   /** Attach a client: it first receives what was produced while nobody was attached. */
