@@ -1,5 +1,5 @@
-import { freshProcessEnv, KeelProcess, spawnKeel } from './support/keel';
-import { memoryClient } from './support/memory-fixtures';
+import { freshProcessEnv, KeelProcess, spawnKeel, testDatabaseServer } from './support/keel';
+import { memoryClient, startWebServer } from './support/memory-fixtures';
 
 /** Needs a built server: dist/ (npm test builds it) or a private build passed as KEEL_DIST. */
 describe('memory: a crash mid-pipeline, then a restart that finishes every document', () => {
@@ -48,6 +48,38 @@ describe('memory: a crash mid-pipeline, then a restart that finishes every docum
       expect(found.results).toHaveLength(1);
       const positions = found.results[0].chunks.map((c) => c.content);
       expect(new Set(positions).size).toBe(positions.length);
+    }
+  });
+
+  // Two replicas on one PostgreSQL database: FOR UPDATE SKIP LOCKED hands every document to exactly one of them.
+  (testDatabaseServer ? it : it.skip)('two replicas never process the same document twice', async () => {
+    const hooks = await startWebServer();
+    const shared = await freshProcessEnv({ KEEL_API_KEYS: 'test-key', KEEL_INGEST_CONCURRENCY: '2', KEEL_INGEST_WEBHOOKS: `${hooks.url}/hook`, KEEL_LOG_LEVEL: 'error' });
+    const replicas = await Promise.all([spawnKeel(shared.env), spawnKeel(shared.env)]);
+    try {
+      const ids: string[] = [];
+      for (const replica of replicas) {
+        const documents = Array.from({ length: 150 }, (_, i) => `Replica test ${ids.length + i} says hello to the shared queue.`);
+        const { results } = await memoryClient(replica.url).documents.batchAdd({ documents, containerTag: 'replicas' });
+        ids.push(...results.map((r) => r.id));
+      }
+      const client = memoryClient(replicas[0].url);
+      const deadline = Date.now() + 40_000;
+      while ((await client.documents.listProcessing()).totalCount > 0) {
+        if (Date.now() > deadline) throw new Error('replicas did not finish');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const extracting = new Map<string, number>();
+      for (const hook of hooks.hooks) {
+        const data = hook.data as { id: string; status: string };
+        if (data.status === 'extracting') extracting.set(data.id, (extracting.get(data.id) ?? 0) + 1);
+      }
+      expect(ids.filter((id) => extracting.get(id) !== 1)).toEqual([]);
+    } finally {
+      await Promise.all(replicas.map((r) => r.stop('SIGTERM')));
+      await shared.cleanup();
+      await hooks.close();
     }
   });
 });

@@ -392,6 +392,7 @@ export class DocumentsService {
     if (common.filterByMetadata) changes.filterByMetadata = common.filterByMetadata;
     const reprocess = content !== undefined && content !== doc.content;
     await this.store.transaction(async (q) => {
+      await q(`SELECT id FROM memory_document WHERE id = ?${this.store.forUpdate}`, [doc.id]);
       if (reprocess) {
         // A full replace: the old memories of this document go with the old content.
         await this.index.deleteMemoriesOf(q, doc.id);
@@ -419,6 +420,8 @@ export class DocumentsService {
   private async deleteDocuments(ids: string[]): Promise<void> {
     await this.store.transaction(async (q) => {
       for (const id of ids) {
+        // Lock the document row first, in the same order as the pipeline's writes, so the two never deadlock.
+        await q(`SELECT id FROM memory_document WHERE id = ?${this.store.forUpdate}`, [id]);
         await this.index.deleteChunks(q, id);
         await this.index.deleteMemoriesOf(q, id);
         await q('DELETE FROM memory_document_file WHERE document_id = ?', [id]);

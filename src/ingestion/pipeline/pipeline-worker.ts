@@ -7,7 +7,7 @@ import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
 import { MemoriesService } from '../memories/memories.service';
 import { FullTextIndex } from '../search/full-text-index';
-import { IngestionStore } from '../store';
+import { IngestionStore, Query } from '../store';
 import { chunkText } from './chunker';
 import { ExtractionError, extractFile, extractText, extractUrl, Extracted } from './content-extractor';
 import { EmbeddingProvider } from './embedding-provider';
@@ -158,6 +158,12 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     this.publisher.publish({ id: claim.id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
   }
 
+  /** Inside a write: the claimed revision must still be current (not deleted, appended to or replaced). */
+  private async assertCurrent(q: Query, claim: Claim): Promise<void> {
+    const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ?${this.store.forUpdate}`, [claim.id, claim.revision]);
+    if (!current) throw new Superseded();
+  }
+
   private async load(claim: Claim): Promise<DocumentRow> {
     const [row] = await this.store.query<DocumentRow>(
       'SELECT id, custom_id, content, text_content, source, title, task_type, dreaming, container_tag, metadata, filter_by_metadata, dreamed_length FROM memory_document WHERE id = ? AND revision = ?',
@@ -228,6 +234,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const chunks = chunkText(text);
     const now = Date.now();
     await this.store.transaction(async (q) => {
+      await this.assertCurrent(q, claim);
       await this.index.deleteChunks(q, claim.id);
       for (let i = 0; i < chunks.length; i += 100) {
         const slice = chunks.slice(i, i + 100);
@@ -241,7 +248,13 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.embeddings.configured) await this.embedChunks(claim);
     if (this.stopping) return;
     await this.transition(claim, 'indexing');
-    await this.store.transaction((q) => this.index.indexChunks(q, claim.id), { relaxed: true });
+    await this.store.transaction(
+      async (q) => {
+        await this.assertCurrent(q, claim);
+        await this.index.indexChunks(q, claim.id);
+      },
+      { relaxed: true },
+    );
     const superrag = doc.task_type === 'superrag';
     const instant = doc.dreaming === 'instant';
     // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
@@ -256,6 +269,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const chunks = await this.store.query<{ id: number; content: string }>('SELECT id, content FROM memory_chunk WHERE document_id = ? ORDER BY position', [claim.id]);
     const vectors = await this.embeddings.embed(chunks.map((c) => c.content));
     await this.store.transaction(async (q) => {
+      await this.assertCurrent(q, claim);
       for (let i = 0; i < chunks.length; i++) await q('UPDATE memory_chunk SET embedding = ? WHERE id = ? RETURNING id', [JSON.stringify(vectors[i]), chunks[i].id]);
     }, { relaxed: true });
   }
@@ -268,8 +282,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const tag = doc.container_tag ?? 'sm_project_default';
     const parse = (v: string | null) => (v ? (JSON.parse(v) as Metadata) : undefined);
     await this.store.transaction(async (q) => {
-      const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ?${this.store.forUpdate}`, [claim.id, claim.revision]);
-      if (!current) throw new Superseded();
+      await this.assertCurrent(q, claim);
       await this.memories.remember(q, tag, facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
       await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, updated_at = ? WHERE id = ? RETURNING id', [text.length, 'done', Date.now(), claim.id]);
     }, { relaxed: true });
