@@ -5,20 +5,8 @@ import { join } from 'node:path';
 import { CommandService } from '../src/commands/command.service';
 import { InstanceService } from '../src/projects/instance.service';
 import { expectReferenceSchema } from './support/reference-schema';
+import { setEnv } from './support/env';
 import { startKeel, tempDir, TestKeel } from './support/keel';
-
-/** Sets process.env entries for the server (it reads config env at request time); returns a restorer. */
-function setEnv(values: Record<string, string | undefined>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
-  const apply = (v: Record<string, string | undefined>) => {
-    for (const [k, value] of Object.entries(v)) {
-      if (value === undefined) delete process.env[k];
-      else process.env[k] = value;
-    }
-  };
-  apply(values);
-  return () => apply(saved);
-}
 
 describe('commands: built-ins, config entries and markdown commands with hints', () => {
   let keel: TestKeel;

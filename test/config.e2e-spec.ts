@@ -4,20 +4,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SseClient } from './support/sse';
 import { expectReferenceSchema } from './support/reference-schema';
+import { setEnv } from './support/env';
 import { startKeel, tempDir, TestKeel } from './support/keel';
-
-/** Sets process.env entries for the server (it reads config env at request time); returns a restorer. */
-function setEnv(values: Record<string, string | undefined>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
-  const apply = (v: Record<string, string | undefined>) => {
-    for (const [k, value] of Object.entries(v)) {
-      if (value === undefined) delete process.env[k];
-      else process.env[k] = value;
-    }
-  };
-  apply(values);
-  return () => apply(saved);
-}
 
 function gitRepo(dir: string): void {
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });

@@ -9,6 +9,7 @@ import { referenceDocument } from '../src/openapi/reference-document';
 import { InstanceService } from '../src/projects/instance.service';
 import { ProviderService } from '../src/providers/provider.service';
 import { expectReferenceSchema } from './support/reference-schema';
+import { setEnv } from './support/env';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 const CATALOG_KEYS = [
@@ -22,19 +23,6 @@ const CATALOG_KEYS = [
   'DEEPSEEK_API_KEY',
   'XAI_API_KEY',
 ];
-
-/** Sets process.env entries for the server (provider keys and config env are read at request time); returns a restorer. */
-function setEnv(values: Record<string, string | undefined>): () => void {
-  const saved = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
-  const apply = (v: Record<string, string | undefined>) => {
-    for (const [k, value] of Object.entries(v)) {
-      if (value === undefined) delete process.env[k];
-      else process.env[k] = value;
-    }
-  };
-  apply(values);
-  return () => apply(saved);
-}
 
 /** Validates a value against the 200 response schema of a reference operation. */
 function expectOperationResponse(value: unknown, path: string, method: string): void {
