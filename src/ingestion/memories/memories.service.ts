@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Between, In, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors';
 import { documentId as newId } from '../../common/ids';
 import type { Metadata } from '../documents/memory-document.entity';
@@ -11,6 +11,9 @@ import { IngestionStore, Query } from '../store';
 import { Checker, LIMITS, objectBody } from '../validation';
 import { ExtractedFact, extractFacts, factKey } from './fact-extractor';
 import { MemoryEntry } from './memory-entry.entity';
+
+/** Versions shown around a memory in `/v4/memories/list` history. */
+const HISTORY_SPAN = 20;
 
 interface MemoryRow {
   id: string;
@@ -170,16 +173,15 @@ export class MemoriesService {
       (m) => matchesFilter(filter, m.metadata),
     );
     const pageItems = all.slice((page - 1) * limit, page * limit);
-    const roots = [...new Set(pageItems.map((m) => m.rootMemoryId ?? m.id))];
-    const history = roots.length ? await this.memories.find({ where: [{ rootMemoryId: In(roots) }, { id: In(roots) }], order: { version: 'ASC' } }) : [];
+    const histories = await Promise.all(pageItems.map((m) => (m.version > 1 ? this.nearbyVersions(m, HISTORY_SPAN) : Promise.resolve([]))));
     return {
-      memoryEntries: pageItems.map((m) => ({
+      memoryEntries: pageItems.map((m, i) => ({
         ...memoryView(m),
         spaceId: m.containerTag,
         orgId: 'local',
         memoryRelations: m.parentMemoryId ? { [m.parentMemoryId]: m.relation ?? 'updates' } : {},
         temporalContext: null,
-        history: history.filter((h) => (h.rootMemoryId ?? h.id) === (m.rootMemoryId ?? m.id) && h.id !== m.id).map(memoryView),
+        history: histories[i].map(memoryView),
         documentIds: m.documentId ? [m.documentId] : [],
       })),
       pagination: { currentPage: page, limit, totalItems: all.length, totalPages: Math.ceil(all.length / limit) },
@@ -239,8 +241,11 @@ export class MemoriesService {
     return ids.length ? this.memories.findBy({ id: In(ids) }) : [];
   }
 
-  async versionsOf(roots: string[]): Promise<MemoryEntry[]> {
-    return roots.length ? this.memories.find({ where: [{ rootMemoryId: In(roots) }, { id: In(roots) }], order: { version: 'ASC' } }) : [];
+  /** The versions around one memory in its chain (chains of a much-updated fact can grow long). */
+  async nearbyVersions(m: MemoryEntry, span = 5): Promise<MemoryEntry[]> {
+    const root = m.rootMemoryId ?? m.id;
+    const chain = await this.memories.find({ where: [{ rootMemoryId: root, version: Between(m.version - span, m.version + span) }, { id: root }], order: { version: 'ASC' } });
+    return chain.filter((v) => v.id !== m.id && Math.abs(v.version - m.version) <= span);
   }
 
   isVisible(m: MemoryEntry): boolean {

@@ -8,6 +8,7 @@ export type MemoryRelation = 'updates' | 'extends' | 'derives';
 @Entity('memory_entry')
 @Index('IDX_memory_entry_tag_key', ['containerTag', 'factKey', 'isLatest'])
 @Index('IDX_memory_entry_document', ['documentId'])
+@Index('IDX_memory_entry_root', ['rootMemoryId'])
 export class MemoryEntry {
   @PrimaryColumn({ type: 'varchar', length: 22 })
   id!: string;

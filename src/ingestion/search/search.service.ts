@@ -195,11 +195,11 @@ export class SearchService {
     }
     scored.sort((a, b) => b.score - a.score);
     const top = scored.slice(0, limit);
-    const versions = await this.memories.versionsOf([...new Set(top.filter((s) => s.m.version > 1).map((s) => s.m.rootMemoryId ?? s.m.id))]);
+    const chains = await Promise.all(top.map((s) => (s.m.version > 1 ? this.memories.nearbyVersions(s.m) : Promise.resolve([]))));
     const docIds = [...new Set(top.map((s) => s.m.documentId).filter((d): d is string => !!d))];
     const docs = include.documents && docIds.length ? new Map((await this.documents.find({ where: { id: In(docIds) }, select: { id: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true } })).map((d) => [d.id, d])) : undefined;
-    return top.map(({ m, score }) => {
-      const chain = versions.filter((v) => (v.rootMemoryId ?? v.id) === (m.rootMemoryId ?? m.id) && v.id !== m.id);
+    return top.map(({ m, score }, i) => {
+      const chain = chains[i];
       const doc = m.documentId ? docs?.get(m.documentId) : undefined;
       return {
         id: m.id,

@@ -13,6 +13,7 @@ export class Memory1795322718220 implements MigrationInterface {
     await queryRunner.query(`CREATE TABLE "memory_document_file" ("document_id" character varying(22) NOT NULL, "file_name" text, "mime_type" character varying(255), "file_type" character varying(32), "data" text NOT NULL, CONSTRAINT "PK_3410669e03edb6690bf805d5428" PRIMARY KEY ("document_id"))`);
     await queryRunner.query(`CREATE TABLE "memory_entry" ("id" character varying(22) NOT NULL, "memory" text NOT NULL, "container_tag" character varying(100) NOT NULL, "fact_key" character varying(200) NOT NULL, "document_id" character varying(22), "version" integer NOT NULL DEFAULT '1', "is_latest" boolean NOT NULL DEFAULT true, "is_forgotten" boolean NOT NULL DEFAULT false, "is_static" boolean NOT NULL DEFAULT false, "is_inference" boolean NOT NULL DEFAULT false, "parent_memory_id" character varying(22), "root_memory_id" character varying(22), "relation" character varying(16), "source_count" integer NOT NULL DEFAULT '1', "metadata" text, "forget_after" bigint, "forget_reason" text, "created_at" bigint NOT NULL, "updated_at" bigint NOT NULL, CONSTRAINT "PK_1cfc7d697bc8a5000e6c8a1e224" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "IDX_memory_entry_document" ON "memory_entry"  ("document_id") `);
+    await queryRunner.query(`CREATE INDEX "IDX_memory_entry_root" ON "memory_entry"  ("root_memory_id") `);
     await queryRunner.query(`CREATE INDEX "IDX_memory_entry_tag_key" ON "memory_entry"  ("container_tag", "fact_key", "is_latest") `);
     // Hand-written: tsvector tables with GIN indexes beside the entity tables (TypeORM ignores
     // tables it has no entity for, so schema checks stay clean); rows follow their chunk/memory by cascade.
@@ -26,6 +27,7 @@ export class Memory1795322718220 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE "memory_entry_search"`);
     await queryRunner.query(`DROP TABLE "memory_chunk_search"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_memory_entry_tag_key"`);
+    await queryRunner.query(`DROP INDEX "public"."IDX_memory_entry_root"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_memory_entry_document"`);
     await queryRunner.query(`DROP TABLE "memory_entry"`);
     await queryRunner.query(`DROP TABLE "memory_document_file"`);

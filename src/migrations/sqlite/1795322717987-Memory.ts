@@ -13,6 +13,7 @@ export class Memory1795322717987 implements MigrationInterface {
     await queryRunner.query(`CREATE TABLE "memory_document_file" ("document_id" varchar(22) PRIMARY KEY NOT NULL, "file_name" text, "mime_type" varchar(255), "file_type" varchar(32), "data" text NOT NULL)`);
     await queryRunner.query(`CREATE TABLE "memory_entry" ("id" varchar(22) PRIMARY KEY NOT NULL, "memory" text NOT NULL, "container_tag" varchar(100) NOT NULL, "fact_key" varchar(200) NOT NULL, "document_id" varchar(22), "version" integer NOT NULL DEFAULT (1), "is_latest" boolean NOT NULL DEFAULT (1), "is_forgotten" boolean NOT NULL DEFAULT (0), "is_static" boolean NOT NULL DEFAULT (0), "is_inference" boolean NOT NULL DEFAULT (0), "parent_memory_id" varchar(22), "root_memory_id" varchar(22), "relation" varchar(16), "source_count" integer NOT NULL DEFAULT (1), "metadata" text, "forget_after" bigint, "forget_reason" text, "created_at" bigint NOT NULL, "updated_at" bigint NOT NULL)`);
     await queryRunner.query(`CREATE INDEX "IDX_memory_entry_document" ON "memory_entry" ("document_id") `);
+    await queryRunner.query(`CREATE INDEX "IDX_memory_entry_root" ON "memory_entry" ("root_memory_id") `);
     await queryRunner.query(`CREATE INDEX "IDX_memory_entry_tag_key" ON "memory_entry" ("container_tag", "fact_key", "is_latest") `);
     // Hand-written: full-text indexes TypeORM does not model. Contentless FTS5 tables keyed by the
     // chunk id / memory_entry rowid; contentless_delete lets a document's rows be removed by id.
@@ -24,6 +25,7 @@ export class Memory1795322717987 implements MigrationInterface {
     await queryRunner.query(`DROP TABLE "memory_entry_fts"`);
     await queryRunner.query(`DROP TABLE "memory_chunk_fts"`);
     await queryRunner.query(`DROP INDEX "IDX_memory_entry_tag_key"`);
+    await queryRunner.query(`DROP INDEX "IDX_memory_entry_root"`);
     await queryRunner.query(`DROP INDEX "IDX_memory_entry_document"`);
     await queryRunner.query(`DROP TABLE "memory_entry"`);
     await queryRunner.query(`DROP TABLE "memory_document_file"`);
