@@ -82,7 +82,10 @@ export class MemoriesService {
         createdAt: now,
         updatedAt: now,
       } satisfies Partial<MemoryEntry>);
-      if (parent) await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, parent.id]);
+      if (parent) {
+        await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, parent.id]);
+        await this.index.unindexMemory(q, parent.id);
+      }
       await q(
         `INSERT INTO memory_entry (id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
          parent_memory_id, root_memory_id, relation, source_count, metadata, forget_after, forget_reason, created_at, updated_at)
@@ -213,6 +216,7 @@ export class MemoriesService {
     const now = Date.now();
     const entry = await this.store.transaction(async (q) => {
       await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, old.id]);
+      await this.index.unindexMemory(q, old.id);
       const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent!, version: old.version + 1, isLatest: true, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata, forgetAfter: Number.isNaN(forgetAfter) ? null : forgetAfter, forgetReason: (body.forgetReason as string | undefined) ?? old.forgetReason, createdAt: now, updatedAt: now });
       await q(
         `INSERT INTO memory_entry (id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
@@ -233,7 +237,10 @@ export class MemoriesService {
     const reason = check.string(body.reason, ['reason']);
     const memory = await this.select(body, check);
     if (memory.isForgotten) throw new ConflictError('Memory already forgotten');
-    await this.store.transaction((q) => q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = ?, updated_at = ? WHERE id = ? RETURNING id', [true, reason ?? memory.forgetReason, Date.now(), memory.id]));
+    await this.store.transaction(async (q) => {
+      await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = ?, updated_at = ? WHERE id = ? RETURNING id', [true, reason ?? memory.forgetReason, Date.now(), memory.id]);
+      await this.index.unindexMemory(q, memory.id);
+    });
     return { id: memory.id, forgotten: true };
   }
 

@@ -70,6 +70,12 @@ export class FullTextIndex {
     }
   }
 
+  /** Only live facts stay indexed: superseded and forgotten versions would crowd every ranked window. */
+  async unindexMemory(q: Query, memoryId: string): Promise<void> {
+    if (this.sqlite) await q('DELETE FROM memory_entry_fts WHERE rowid = (SELECT rowid FROM memory_entry WHERE id = ?)', [memoryId]);
+    else await q('DELETE FROM memory_entry_search WHERE memory_id = ?', [memoryId]);
+  }
+
   async deleteMemoriesOf(q: Query, documentId: string): Promise<void> {
     if (this.sqlite) await q('DELETE FROM memory_entry_fts WHERE rowid IN (SELECT rowid FROM memory_entry WHERE document_id = ?)', [documentId]);
     await q('DELETE FROM memory_entry WHERE document_id = ?', [documentId]);
