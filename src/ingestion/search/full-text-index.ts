@@ -123,12 +123,13 @@ export class FullTextIndex {
     const docParams = documentId ? [documentId] : [];
     if (this.sqlite) {
       // One document's chunks may rank anywhere: without a window when the search is inside a document.
+      // CROSS JOIN pins the order (ranked hits first); SQLite would otherwise scan the entity table and probe the index.
       const ranked = documentId
         ? 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ?'
         : 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ? ORDER BY rank LIMIT ?';
       return this.store.query<IndexHit>(
         `SELECT c.id AS id, -f.rank AS rank FROM (${ranked}) f
-         JOIN memory_chunk c ON c.id = f.rowid JOIN memory_document d ON d.id = c.document_id
+         CROSS JOIN memory_chunk c ON c.id = f.rowid CROSS JOIN memory_document d ON d.id = c.document_id
          WHERE 1 = 1${tag.sql}${doc} ORDER BY f.rank LIMIT ?`,
         [query, ...(documentId ? [] : [this.window(limit, !!tags?.length)]), ...tag.params, ...docParams, limit],
       );
@@ -158,7 +159,7 @@ export class FullTextIndex {
     if (this.sqlite) {
       return this.store.query<IndexHit>(
         `SELECT m.id AS id, -f.rank AS rank FROM (SELECT rowid, rank FROM memory_entry_fts WHERE memory_entry_fts MATCH ? ORDER BY rank LIMIT ?) f
-         JOIN memory_entry m ON m.rowid = f.rowid WHERE ${live}${tagSql} ORDER BY f.rank LIMIT ?`,
+         CROSS JOIN memory_entry m ON m.rowid = f.rowid WHERE ${live}${tagSql} ORDER BY f.rank LIMIT ?`,
         [query, window, ...liveParams, ...(tags ?? []), limit],
       );
     }
