@@ -250,7 +250,8 @@ class StepRun {
           const part = this.streamed.get(`${event.type.split('-')[0]}:${event.id}`);
           if (!part || event.text.length === 0) break;
           part.text += event.text;
-          void this.write(part, event.text);
+          // Waiting here is the backpressure: a fast model cannot queue snapshots faster than events go out.
+          await this.write(part, event.text);
           break;
         }
         case 'text-end':
