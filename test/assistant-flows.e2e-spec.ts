@@ -1,4 +1,5 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -176,6 +177,26 @@ describe('assistant: permissions, commands, shell, attachments, no provider', ()
     expect(busy.error).toMatchObject({ name: 'BusyError' });
     release();
     await running;
+  });
+
+  it('snapshots the worktree at each step of a git project and writes a patch part for changed files', async () => {
+    const repo = tempDir('keel-assistant-git-');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+    git('init', '-q');
+    writeFileSync(join(repo, 'opencode.json'), JSON.stringify(scripted.config()));
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'root');
+    const inRepo = createOpencodeClient({ baseUrl: keel.url, directory: repo });
+    const sessionID = await newSession(inRepo);
+    scripted.reply({ steps: [{ tool: 'write', args: { filePath: 'made.txt', content: 'new' } }] }, { steps: [{ text: 'made' }] });
+    // edit asks in this directory's config only when configured; this repo has the default (allow).
+    await inRepo.session.prompt({ sessionID, parts: [{ type: 'text', text: 'make a file' }] });
+    const { data: messages } = await inRepo.session.messages({ sessionID });
+    const parts = messages![1].parts as any[];
+    expect(parts.map((p) => p.type)).toEqual(['step-start', 'tool', 'step-finish', 'patch']);
+    expect(parts[0].snapshot).toMatch(/^[0-9a-f]{40}$/);
+    expect(parts[2].snapshot).toMatch(/^[0-9a-f]{40}$/);
+    expect(parts[3]).toMatchObject({ type: 'patch', hash: parts[0].snapshot, files: [join(repo, 'made.txt')] });
+    rmSync(repo, { recursive: true, force: true });
   });
 
   it('with no provider configured the user message is stored and the assistant explains what to configure', async () => {

@@ -217,7 +217,7 @@ describe('assistant: prompt loop against a scripted OpenAI-compatible server', (
     scripted.reply({ steps: [{ tool: 'bash', args: { command: `echo $$ > ${marker}; sleep 30`, description: 'Wait' } }] });
     const pending = client.session.prompt({ sessionID, parts: [{ type: 'text', text: 'wait' }] });
     await events.next((e) => e.type === 'message.part.updated' && e.properties.part.sessionID === sessionID && e.properties.part.state?.status === 'running');
-    for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !(existsSync(marker) && readFileSync(marker, 'utf8').trim()); i++) await new Promise((r) => setTimeout(r, 20));
     const pid = Number(readFileSync(marker, 'utf8'));
     const { data: aborted } = await client.session.abort({ sessionID });
     expect(aborted).toBe(true);
@@ -226,7 +226,7 @@ describe('assistant: prompt loop against a scripted OpenAI-compatible server', (
     const tool = data!.parts.find((p) => p.type === 'tool') as any;
     expect(tool.state).toMatchObject({ status: 'error', error: 'Tool execution aborted' });
     await idle(sessionID);
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 60 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
     expect(processAlive(pid)).toBe(false);
     const { data: status } = await client.session.status();
     expect(status![sessionID]).toBeUndefined();

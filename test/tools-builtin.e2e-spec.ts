@@ -156,13 +156,13 @@ describe('tools: built-in implementations on real files and processes', () => {
     const { ctx: abortable, updates } = context({ abort: controller.signal });
     const pidFile = join(dir, 'grandchild.pid');
     const pending = run('bash', { command: `(sleep 30 & echo $! > ${pidFile}; wait) ; echo started`, description: 'tree' }, abortable);
-    for (let i = 0; i < 50 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !(existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim()); i++) await new Promise((r) => setTimeout(r, 50));
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     controller.abort();
     const aborted = await pending;
     expect(aborted.output).toContain('Command aborted by the user');
     expect(updates.length).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 60 && isRunning(grandchild); i++) await new Promise((r) => setTimeout(r, 50));
     expect(isRunning(grandchild)).toBe(false);
   });
 

@@ -6,6 +6,7 @@ import { MessagesModule } from '../messages/messages.module';
 import { PermissionsModule } from '../permissions/permissions.module';
 import { ProvidersModule } from '../providers/providers.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { SnapshotsModule } from '../snapshots/snapshots.module';
 import { ToolsModule } from '../tools/tools.module';
 import { AssistantController } from './assistant.controller';
 import { CommandRunner } from './command-runner.service';
@@ -16,7 +17,7 @@ import { TitleGenerator } from './title-generator';
 
 /** The assistant turn: prompt loop, stream processor, shell, commands, abort. */
 @Module({
-  imports: [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, AgentsModule, CommandsModule, ToolsModule],
+  imports: [SessionsModule, MessagesModule, PermissionsModule, ConfigModule, ProvidersModule, AgentsModule, CommandsModule, ToolsModule, SnapshotsModule],
   controllers: [AssistantController],
   providers: [PromptLoop, StreamProcessor, TitleGenerator, ShellRunner, CommandRunner],
   exports: [PromptLoop],

@@ -24,6 +24,7 @@ import type { ModelRef, ResolvedModel } from '../providers/provider.service';
 import type { Session } from '../sessions/session.entity';
 import { SessionService } from '../sessions/session.service';
 import { SessionStatusService } from '../sessions/session-status.service';
+import { RevertService } from '../snapshots/revert.service';
 import type { SubtaskRequest, ToolContext } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry.service';
 import { loadAssistantSettings } from './assistant-settings';
@@ -77,6 +78,7 @@ export class PromptLoop {
     private readonly registry: ToolRegistry,
     private readonly processor: StreamProcessor,
     private readonly titles: TitleGenerator,
+    private readonly reverts: RevertService,
     instances: InstanceService,
   ) {
     instances.onDispose((directory) => {
@@ -105,6 +107,9 @@ export class PromptLoop {
   }
 
   async prompt(instance: Instance, sessionID: string, input: PromptInput): Promise<MessageWithParts> {
+    await this.sessions.get(sessionID);
+    // A pending revert hides messages: they go before anything new is added (reference behaviour).
+    await this.reverts.cleanup(sessionID);
     const session = await this.sessions.get(sessionID);
     const user = await this.createUserMessage(instance, session, input);
     await this.sessions.touch(sessionID);
@@ -277,6 +282,7 @@ export class PromptLoop {
       ...(lastUser.info.system ? [lastUser.info.system] : []),
     ];
     return this.processor.process({
+      instance,
       directory: instance.directory,
       worktree: instance.worktree,
       assistant,

@@ -6,6 +6,7 @@ import type { Instance } from '../projects/instance.service';
 import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { SessionStatusService } from '../sessions/session-status.service';
+import { RevertService } from '../snapshots/revert.service';
 import { runShell } from '../tools/builtin/bash.tool';
 import { PromptLoop } from './prompt-loop.service';
 
@@ -30,14 +31,17 @@ export class ShellRunner {
     private readonly messages: MessageService,
     private readonly status: SessionStatusService,
     private readonly agents: AgentService,
+    private readonly reverts: RevertService,
   ) {}
 
   async run(instance: Instance, sessionID: string, input: ShellInput): Promise<MessageWithParts> {
-    const session = await this.sessions.get(sessionID);
+    await this.sessions.get(sessionID);
     const signal = this.loop.claim(instance, sessionID);
     const where = { directory: instance.directory };
     try {
       await this.status.set(sessionID, { type: 'busy' }, instance.directory);
+      await this.reverts.cleanup(sessionID);
+      const session = await this.sessions.get(sessionID);
       const agent = (await this.agents.get(instance, input.agent)) ?? (await this.agents.defaultAgent(instance));
       const user = await this.loop.createUserMessage(instance, session, {
         agent: agent.name,

@@ -7,7 +7,9 @@ import type { AssistantMessage, Part } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import { PermissionService } from '../permissions/permission.service';
 import type { ResolvedModel } from '../providers/provider.service';
+import type { Instance } from '../projects/instance.service';
 import { SessionService } from '../sessions/session.service';
+import { SnapshotService } from '../snapshots/snapshot.service';
 import { SessionStatusService } from '../sessions/session-status.service';
 import { deniedMessage, resolvePermission } from '../tools/permission-policy';
 import type { PermitRequest, SubtaskRequest, ToolContext, ToolDefinition, ToolResult } from '../tools/tool';
@@ -18,6 +20,7 @@ import { retryDelay, retryReason, sleep } from './retry';
 
 /** Everything one model step needs; built by the prompt loop for each iteration. */
 export interface StepInput {
+  instance: Instance;
   directory: string;
   worktree: string;
   assistant: AssistantMessage;
@@ -89,6 +92,7 @@ export class StreamProcessor {
     private readonly status: SessionStatusService,
     private readonly permissions: PermissionService,
     private readonly bus: EventBus,
+    private readonly snapshots: SnapshotService,
   ) {}
 
   async process(input: StepInput): Promise<StepOutcome> {
@@ -98,7 +102,16 @@ export class StreamProcessor {
 
   /** @internal used by StepRun */
   get deps() {
-    return { messages: this.messages, sessions: this.sessions, status: this.status, permissions: this.permissions, bus: this.bus, settings: this.settings, logger: this.logger };
+    return {
+      messages: this.messages,
+      sessions: this.sessions,
+      status: this.status,
+      permissions: this.permissions,
+      bus: this.bus,
+      snapshots: this.snapshots,
+      settings: this.settings,
+      logger: this.logger,
+    };
   }
 }
 
@@ -111,6 +124,8 @@ class StepRun {
   private readonly streamed = new Map<string, StreamedPart>();
   private writes: Promise<unknown> = Promise.resolve();
   private blocked = false;
+  /** Worktree tree hash at step start: the `patch` part lists files changed since. */
+  private snapshot?: string;
   private readonly invalidCalls = new Set<string>();
 
   constructor(
@@ -215,6 +230,8 @@ class StepRun {
   private async stream(): Promise<void> {
     const { input } = this;
     const tools = this.toolSet();
+    // Taken before the request: tools may run ahead of this consumer, so step-start would be too late.
+    this.snapshot = await this.deps.snapshots.track(input.instance);
     const result = streamText({
       model: input.languageModel,
       system: input.system.join('\n\n'),
@@ -236,7 +253,7 @@ class StepRun {
       switch (event.type) {
         case 'start-step':
           await this.deps.status.set(this.assistant.sessionID, { type: 'busy' }, input.directory);
-          void this.write(this.newPart({ type: 'step-start' }));
+          void this.write(this.newPart({ type: 'step-start', ...(this.snapshot ? { snapshot: this.snapshot } : {}) }));
           break;
         case 'text-start':
         case 'reasoning-start': {
@@ -320,7 +337,12 @@ class StepRun {
           this.assistant.finish = event.finishReason;
           this.assistant.cost += cost;
           this.assistant.tokens = tokens;
-          void this.write(this.newPart({ type: 'step-finish', reason: event.finishReason, cost, tokens }));
+          const after = await this.deps.snapshots.track(input.instance);
+          void this.write(this.newPart({ type: 'step-finish', reason: event.finishReason, ...(after ? { snapshot: after } : {}), cost, tokens }));
+          if (this.snapshot) {
+            const patch = await this.deps.snapshots.patch(input.instance, this.snapshot);
+            if (patch.files.length > 0) void this.write(this.newPart({ type: 'patch', hash: patch.hash, files: patch.files }));
+          }
           await this.writes;
           await this.deps.messages.updateMessage(this.assistant, { directory: input.directory });
           break;
