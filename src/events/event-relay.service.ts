@@ -11,6 +11,8 @@ const CHANNEL = 'keel_events';
 const INLINE_LIMIT = 7000;
 const SWEEP_MS = 30_000;
 const KEEP_MS = 60_000;
+/** Bytes of events waiting to be relayed before new ones are dropped (a stalled database must not grow memory). */
+const MAX_PENDING_BYTES = 32 * 1024 * 1024;
 
 interface RelayMessage {
   origin: string;
@@ -31,6 +33,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private sender?: Client;
   private queue: Promise<unknown> = Promise.resolve();
   private received: Promise<unknown> = Promise.resolve();
+  private pendingBytes = 0;
+  private dropped = 0;
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -68,18 +72,32 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
 
   private send(envelope: GlobalEnvelope): void {
     const inline = JSON.stringify({ origin: this.origin, envelope } satisfies RelayMessage);
+    const size = Buffer.byteLength(inline);
+    if (this.pendingBytes + size > MAX_PENDING_BYTES) {
+      if (this.dropped++ % 1000 === 0) this.logger.warn({ msg: 'event relay backlog full; events not relayed', dropped: this.dropped });
+      return;
+    }
+    this.pendingBytes += size;
     this.enqueue(async () => {
-      const sender = this.sender!;
-      if (Buffer.byteLength(inline) <= INLINE_LIMIT) {
-        await sender.query('SELECT pg_notify($1, $2)', [CHANNEL, inline]);
-        return;
+      try {
+        await this.deliver(inline, envelope);
+      } finally {
+        this.pendingBytes -= size;
       }
-      const { rows } = await sender.query<{ id: number }>(
-        'INSERT INTO relayed_event (envelope, created_at) VALUES ($1, $2) RETURNING id',
-        [JSON.stringify(envelope), Date.now()],
-      );
-      await sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ origin: this.origin, ref: rows[0].id })]);
     });
+  }
+
+  private async deliver(inline: string, envelope: GlobalEnvelope): Promise<void> {
+    const sender = this.sender!;
+    if (Buffer.byteLength(inline) <= INLINE_LIMIT) {
+      await sender.query('SELECT pg_notify($1, $2)', [CHANNEL, inline]);
+      return;
+    }
+    const { rows } = await sender.query<{ id: number }>(
+      'INSERT INTO relayed_event (envelope, created_at) VALUES ($1, $2) RETURNING id',
+      [JSON.stringify(envelope), Date.now()],
+    );
+    await sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify({ origin: this.origin, ref: rows[0].id })]);
   }
 
   private async receive(payload: string | undefined): Promise<void> {
