@@ -1,6 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { HttpErrorFilter } from './common/http-error.filter';
+import { HttpShutdown } from './common/http-shutdown';
 import { JsonResponseInterceptor } from './common/json-response.interceptor';
 import { KeelSettings } from './common/settings';
 import { SettingsModule } from './common/settings.module';
@@ -32,6 +33,7 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: ReferenceValidator },
         { provide: APP_INTERCEPTOR, useClass: JsonResponseInterceptor },
+        HttpShutdown,
       ],
     };
   }

@@ -27,6 +27,8 @@ export interface KeelSettings {
   heartbeatMs: number;
   /** Bytes an SSE client may lag behind before it is disconnected. */
   sseMaxBufferedBytes: number;
+  /** How long in-flight requests may run on at shutdown before their connections are closed. */
+  shutdownGraceMs: number;
 }
 
 export const KEEL_SETTINGS = Symbol('KEEL_SETTINGS');
@@ -93,5 +95,6 @@ export function loadSettings(
     allowPrivateFetch: env.KEEL_ALLOW_PRIVATE_FETCH === 'true',
     heartbeatMs: Number(env.KEEL_HEARTBEAT_MS ?? 10_000),
     sseMaxBufferedBytes: Number(env.KEEL_SSE_MAX_BUFFER ?? 8 * 1024 * 1024),
+    shutdownGraceMs: Number(env.KEEL_SHUTDOWN_GRACE_MS ?? 10_000),
   };
 }

@@ -57,6 +57,7 @@ function baseEnv(dataDir: string, databaseUrl?: string): Record<string, string> 
     KEEL_HOST: '127.0.0.1',
     KEEL_LOG_LEVEL: process.env.KEEL_TEST_LOG_LEVEL ?? 'silent',
     KEEL_ALLOWED_DIRECTORIES: tmpdir(),
+    KEEL_SHUTDOWN_GRACE_MS: '1000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -101,7 +102,8 @@ export function runShell(
 ): Promise<ShellRun> {
   const maxOutput = options.maxOutput ?? BASH_MAX_OUTPUT;
   return new Promise((done, fail) => {
-    const child = spawn(process.env.SHELL?.endsWith('bash') ? process.env.SHELL : 'bash', ['-c', command], {
+    // `exec 2>&1` puts stderr on the stdout pipe, so the two keep the order the command wrote them in.
+    const child = spawn(process.env.SHELL?.endsWith('bash') ? process.env.SHELL : 'bash', ['-c', `exec 2>&1\n${command}`], {
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,9 +138,10 @@ export function runShell(
       timedOut = true;
       kill();
     }, options.timeoutMs);
+    const decoder = new StringDecoder('utf8'); // a chunk may end inside a UTF-8 character
     const append = (chunk: Buffer) => {
       if (truncated) return;
-      output += chunk.toString();
+      output += decoder.write(chunk);
       if (output.length > maxOutput) {
         output = output.slice(0, maxOutput);
         truncated = true;
