@@ -1,6 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { ProviderInitError } from './provider-errors';
 import type { ResolvedModel } from './provider.service';
@@ -13,13 +10,20 @@ import type { ResolvedModel } from './provider.service';
  */
 export function createLanguageModel(resolved: ResolvedModel): LanguageModel {
   const { apiKey, baseURL, headers, apiModelID, providerID } = resolved;
+  // Provider packages load on first use: they cost ~250 ms of start-up a server may never need.
   switch (resolved.sdk) {
-    case 'anthropic':
+    case 'anthropic': {
+      const { createAnthropic } = require('@ai-sdk/anthropic') as typeof import('@ai-sdk/anthropic');
       return createAnthropic({ apiKey, baseURL, headers })(apiModelID);
-    case 'openai':
+    }
+    case 'openai': {
+      const { createOpenAI } = require('@ai-sdk/openai') as typeof import('@ai-sdk/openai');
       return createOpenAI({ apiKey, baseURL, headers }).responses(apiModelID);
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
       if (!baseURL) throw new ProviderInitError(providerID, `Provider ${providerID} has no endpoint: set provider.${providerID}.options.baseURL in config`);
+      const { createOpenAICompatible } = require('@ai-sdk/openai-compatible') as typeof import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({ name: providerID, baseURL, apiKey, headers, includeUsage: true }).chatModel(apiModelID);
+    }
   }
 }

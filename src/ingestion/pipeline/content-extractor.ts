@@ -4,7 +4,6 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { LookupFunction } from 'node:net';
-import * as mammoth from 'mammoth';
 import { parse as parseHtml, HTMLElement } from 'node-html-parser';
 
 export interface Extracted {
@@ -119,6 +118,7 @@ function pdfText(data: Buffer, timeoutMs = 60_000): Promise<string> {
 }
 
 async function docxText(data: Buffer): Promise<string> {
+  const mammoth = require('mammoth') as typeof import('mammoth'); // loaded on the first DOCX only
   const result = await mammoth.extractRawText({ buffer: data });
   return result.value;
 }
