@@ -1,26 +1,10 @@
+import { KeyedMutex } from '../common/keyed-mutex';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** A query function bound to one connection (inside a transaction or not). SQL uses `?` placeholders. */
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
-
-/** Serialises async critical sections (per key, or globally) inside this process. */
-export class KeyedMutex {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    const result = previous.then(fn, fn);
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
-    try {
-      return await result;
-    } finally {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
-}
 
 /**
  * The module's raw-SQL access, one code path for both dialects. SQLite has one connection, so

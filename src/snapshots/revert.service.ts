@@ -20,7 +20,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { BusyError, NotFoundError } from '../common/errors';
-import { KeyedMutex } from '../ingestion/store';
+import { KeyedMutex } from '../common/keyed-mutex';
 import type { MessageWithParts, Part } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import { InstanceService } from '../projects/instance.service';

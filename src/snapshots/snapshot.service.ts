@@ -29,7 +29,7 @@ import { isInside } from '../common/paths';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { ConfigService } from '../config/config.service';
-import { KeyedMutex } from '../ingestion/store';
+import { KeyedMutex } from '../common/keyed-mutex';
 import type { Instance } from '../projects/instance.service';
 import type { FileDiff } from '../sessions/session.entity';
 import { ShadowGit, ShadowGitError, splitNul } from './shadow-git';

@@ -11,7 +11,8 @@ import { isUrl } from '../pipeline/content-extractor';
 import { StatusPublisher } from '../pipeline/status-publisher';
 import { FullTextIndex } from '../search/full-text-index';
 import { matchesFilter, parseFilter } from '../search/metadata-filter';
-import { IngestionStore, KeyedMutex, Query } from '../store';
+import { KeyedMutex } from '../../common/keyed-mutex';
+import { IngestionStore, Query } from '../store';
 import { Checker, LIMITS, objectBody } from '../validation';
 import { documentView, memoryView } from './document-views';
 
