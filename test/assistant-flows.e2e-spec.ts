@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ScriptedProvider } from './support/scripted-provider';
 import { SseClient } from './support/sse';
-import { startKeel, tempDir, TestKeel } from './support/keel';
+import { AssistantHarness, startAssistantHarness } from './support/assistant-harness';
+import { tempDir, TestKeel } from './support/keel';
 
 type Client = ReturnType<typeof createOpencodeClient>;
 const REJECTED = 'The user rejected permission to use this specific tool call.';
@@ -18,29 +19,23 @@ describe('assistant: permissions, commands, shell, attachments, no provider', ()
   let client: Client;
   let events: SseClient;
 
+  let harness: AssistantHarness;
+
   beforeAll(async () => {
-    scripted = await ScriptedProvider.start();
-    dir = tempDir('keel-assistant-flows-');
     bare = tempDir('keel-assistant-bare-');
-    writeFileSync(
-      join(dir, 'opencode.json'),
-      JSON.stringify({
-        ...scripted.config(),
+    harness = await startAssistantHarness({
+      prefix: 'keel-assistant-flows-',
+      config: {
         permission: { edit: 'ask', bash: { '*': 'allow', 'touch *': 'ask', 'rm *': 'deny' } },
         command: { greet: { template: 'Say hi to $1 and $2. All: $ARGUMENTS. Shell: !`echo substituted`', description: 'Greets' } },
-      }),
-    );
-    writeFileSync(join(dir, 'AGENTS.md'), 'Always answer in haiku.');
-    keel = await startKeel();
-    client = createOpencodeClient({ baseUrl: keel.url, directory: dir });
-    events = await SseClient.open(`${keel.url}/event?directory=${encodeURIComponent(dir)}`);
+      },
+      files: { 'AGENTS.md': 'Always answer in haiku.' },
+    });
+    ({ keel, scripted, dir, client, events } = harness);
   });
 
   afterAll(async () => {
-    events.close();
-    await keel.close();
-    await scripted.close();
-    rmSync(dir, { recursive: true, force: true });
+    await harness.close();
     rmSync(bare, { recursive: true, force: true });
   });
 

@@ -1,10 +1,11 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectReferenceSchema } from './support/reference-schema';
 import { ScriptedProvider } from './support/scripted-provider';
 import { SseClient } from './support/sse';
-import { startKeel, tempDir, TestKeel } from './support/keel';
+import { AssistantHarness, startAssistantHarness } from './support/assistant-harness';
+import { TestKeel } from './support/keel';
 
 type Client = ReturnType<typeof createOpencodeClient>;
 
@@ -15,21 +16,14 @@ describe('assistant: prompt loop against a scripted OpenAI-compatible server', (
   let client: Client;
   let events: SseClient;
 
+  let harness: AssistantHarness;
+
   beforeAll(async () => {
-    scripted = await ScriptedProvider.start();
-    dir = tempDir('keel-assistant-');
-    writeFileSync(join(dir, 'opencode.json'), JSON.stringify(scripted.config()));
-    keel = await startKeel({ env: { KEEL_PROMPT_MAX_RETRIES: '2' } });
-    client = createOpencodeClient({ baseUrl: keel.url, directory: dir });
-    events = await SseClient.open(`${keel.url}/event?directory=${encodeURIComponent(dir)}`);
+    harness = await startAssistantHarness({ prefix: 'keel-assistant-', env: { KEEL_PROMPT_MAX_RETRIES: '2' } });
+    ({ keel, scripted, dir, client, events } = harness);
   });
 
-  afterAll(async () => {
-    events.close();
-    await keel.close();
-    await scripted.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => harness.close());
 
   async function newSession(): Promise<string> {
     const { data } = await client.session.create({});
