@@ -8,3 +8,4 @@ rm -rf "$out"
 # tsc emits even when files mid-edit elsewhere fail to type-check; report, do not stop.
 npx tsc -p tsconfig.build.json --outDir "$out" || echo "build-to: type errors above (output emitted anyway)" >&2
 (cd src && find . \( -name '*.json' -o -name '*.md' \) -print0 | xargs -0 -I{} cp --parents {} "../$out/")
+KEEL_DIST="$out" node scripts/bundle.js

@@ -32,9 +32,9 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.use(new Authenticator(settings).middleware());
   app.useBodyParser('json', { limit: '50mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
-  // Before init(): routes registered after it would sit behind Nest's not-found handler.
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document as never, { jsonDocumentUrl: 'doc', customSiteTitle: 'Keel API' });
+  // Registered before init() (routes added after it would sit behind Nest's not-found handler); the
+  // document itself is built on the first /doc or /docs request, which keeps it out of start-up.
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app) as never, { jsonDocumentUrl: 'doc', customSiteTitle: 'Keel API' });
   await app.init();
   return { app, logger };
 }

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { aiSdk } from '../providers/ai-sdk';
 
 /** The reference's error objects on AssistantMessage.error and in `session.error`. */
 export interface NamedError {
@@ -12,7 +12,7 @@ export function abortedError(message = 'The operation was aborted.'): NamedError
 
 /** Maps what a provider call threw onto the reference's named errors. */
 export function toNamedError(error: unknown, providerID: string): NamedError {
-  if (APICallError.isInstance(error)) {
+  if (aiSdk().APICallError.isInstance(error)) {
     if (error.statusCode === 401 || error.statusCode === 403) {
       return { name: 'ProviderAuthError', data: { providerID, message: error.message } };
     }

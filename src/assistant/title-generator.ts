@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { streamText } from 'ai';
 import { AgentService } from '../agents/agent.service';
 import type { MessageWithParts } from '../messages/message.entity';
 import type { Instance } from '../projects/instance.service';
+import { aiSdk } from '../providers/ai-sdk';
 import { ProviderService } from '../providers/provider.service';
 import type { ModelRef } from '../providers/provider.service';
 import type { Session } from '../sessions/session.entity';
@@ -49,7 +49,7 @@ export class TitleGenerator {
       const ref = (await this.providers.smallModel(instance).catch(() => undefined)) ?? fallback;
       const model = await this.providers.languageModel(instance, ref.providerID, ref.modelID);
       const agent = await this.agents.get(instance, 'title');
-      const result = streamText({
+      const result = aiSdk().streamText({
         model,
         system: agent?.prompt ?? 'You write a title for a conversation from its first message. Reply with the title only.',
         messages: [{ role: 'user', content: text }],

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { ConfigInvalidError } from './config-errors';
 import { isPlainObject, JsonObject } from './deep-merge';
 import { readOptional } from './config-source';
@@ -27,7 +26,9 @@ export function splitFrontmatter(text: string, path: string): { frontmatter: Jso
   if (!match) return { frontmatter: {}, body: text.trim() };
   let data: unknown;
   try {
-    data = parseYaml(match[1]) ?? {};
+    // Loaded on the first frontmatter rather than at start-up.
+    const { parse } = require('yaml') as typeof import('yaml');
+    data = parse(match[1]) ?? {};
   } catch (error) {
     throw new ConfigInvalidError(path, [{ path: [], message: `frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}` }]);
   }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSourceOptions } from 'typeorm';
+import { DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -14,13 +14,22 @@ export function dialectOf(target: Pick<DatabaseTarget, 'databaseUrl'>): Dialect 
   return target.databaseUrl?.startsWith('postgres') ? 'postgres' : 'sqlite';
 }
 
-// Entities and migrations are found by file name, so a module adds its entities without
-// touching a central list; the same globs serve the app (dist/*.js) and tools run on src (*.ts).
+// Migrations are found by file name, and so are entities for the tooling, so a module adds its
+// entities without touching a central list; the same globs serve dist/*.js and src/*.ts.
 const root = join(__dirname, '..');
-const entities = [join(root, '**', '*.entity.{js,ts}')];
+const entityFiles = [join(root, '**', '*.entity.{js,ts}')];
+
+/**
+ * The entity classes the running app has loaded (every module imports its own). The app uses
+ * these rather than the file glob, which would load a second copy of each class beside the
+ * start-up bundle's.
+ */
+export function loadedEntities(): DataSourceOptions['entities'] {
+  return getMetadataArgsStorage().tables.map((table) => table.target as () => unknown);
+}
 
 /** One function builds options for the app, the migration tooling and the tests. */
-export function buildDataSourceOptions(target: DatabaseTarget): DataSourceOptions {
+export function buildDataSourceOptions(target: DatabaseTarget, entities: DataSourceOptions['entities'] = entityFiles): DataSourceOptions {
   const dialect = dialectOf(target);
   const common = {
     entities,

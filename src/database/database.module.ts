@@ -1,14 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KEEL_SETTINGS, KeelSettings } from '../common/settings';
-import { buildDataSourceOptions } from './data-source-options';
+import { buildDataSourceOptions, loadedEntities } from './data-source-options';
 
 @Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [KEEL_SETTINGS],
-      useFactory: (settings: KeelSettings) => buildDataSourceOptions(settings),
+      useFactory: (settings: KeelSettings) => buildDataSourceOptions(settings, loadedEntities()),
     }),
   ],
 })

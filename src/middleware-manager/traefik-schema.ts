@@ -1,6 +1,6 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { assetPath } from '../common/assets';
 import { issue, ValidationIssue } from '../common/errors';
 
 /** Traefik v3 file-provider JSON schema (draft-07), the "shape Traefik allows" for every object we emit. */
@@ -15,7 +15,7 @@ function validator(pointer: string): ValidateFunction {
     if (!ajv) {
       ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
       const schema = JSON.parse(
-        readFileSync(join(__dirname, 'traefik-v3-file-provider.schema.json'), 'utf8'),
+        readFileSync(assetPath('middleware-manager', 'traefik-v3-file-provider.schema.json'), 'utf8'),
       ) as Record<string, unknown>;
       ajv.addSchema({ ...schema, $id: SCHEMA_ID });
     }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { assetPath } from '../common/assets';
 
 /** The reference OpenAPI of the session surface (opencode 1.0.223): the wire contract. */
 export interface OpenApiDocument {
@@ -28,7 +28,7 @@ export interface OpenApiOperation {
 let cached: OpenApiDocument | undefined;
 
 export function referenceDocument(): OpenApiDocument {
-  cached ??= JSON.parse(readFileSync(join(__dirname, 'opencode-openapi-1.0.0.json'), 'utf8')) as OpenApiDocument;
+  cached ??= JSON.parse(readFileSync(assetPath('openapi', 'opencode-openapi-1.0.0.json'), 'utf8')) as OpenApiDocument;
   return cached;
 }
 

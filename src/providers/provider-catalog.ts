@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { assetPath } from '../common/assets';
 import type { Config, ProviderConfig, ProviderModelConfig } from '../config/config.service';
 import { deepMerge, JsonObject } from '../config/deep-merge';
 
@@ -33,7 +33,7 @@ let builtIn: Record<string, CatalogProvider> | undefined;
 
 /** The shipped catalog (`catalog.json`), read once. */
 export function builtInCatalog(): Record<string, CatalogProvider> {
-  builtIn ??= (JSON.parse(readFileSync(join(__dirname, 'catalog.json'), 'utf8')) as { providers: Record<string, CatalogProvider> }).providers;
+  builtIn ??= (JSON.parse(readFileSync(assetPath('providers', 'catalog.json'), 'utf8')) as { providers: Record<string, CatalogProvider> }).providers;
   return builtIn;
 }
 

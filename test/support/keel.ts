@@ -1,5 +1,5 @@
 import { spawn, ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -99,11 +99,20 @@ export interface KeelProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Start the built server (`dist/main.js`, or `$KEEL_DIST/main.js`) as a real process; resolves on its listening line. */
+/**
+ * The built server as `npm start` runs it: `dist/bundle/main.js` (or under `$KEEL_DIST`), else the
+ * unbundled `main.js` of a build made without the bundling step.
+ */
+export function builtServerEntry(): string {
+  const dist = process.env.KEEL_DIST ?? join(__dirname, '..', '..', 'dist');
+  const bundle = join(dist, 'bundle', 'main.js');
+  return existsSync(bundle) ? bundle : join(dist, 'main.js');
+}
+
+/** Start the built server as a real process; resolves on its listening line. */
 export function spawnKeel(env: Record<string, string>): Promise<KeelProcess> {
   return new Promise((resolve, reject) => {
-    const dist = process.env.KEEL_DIST ?? join(__dirname, '..', '..', 'dist');
-    const child = spawn(process.execPath, [join(dist, 'main.js')], {
+    const child = spawn(process.execPath, [builtServerEntry()], {
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

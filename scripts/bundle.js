@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Bundles the compiled server (dist/main.js, or $KEEL_DIST/main.js) into one file,
+// <dist>/bundle/main.js, which `npm start` runs. Loading about 1,300 modules (the @nestjs ones ESM through
+// require(esm)) is most of Keel's start-up; one file skips the resolution, stat and ESM linking work.
+// dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
+// __dirname (migrations, JSON data files) resolve the same way from the bundle.
+const { join } = require('node:path');
+const { buildSync } = require('esbuild');
+
+const dist = process.env.KEEL_DIST ?? join(__dirname, '..', 'dist');
+
+buildSync({
+  entryPoints: [join(dist, 'main.js')],
+  outfile: join(dist, 'bundle', 'main.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Nest and TypeORM read class names (injection tokens in messages, entity names).
+  keepNames: true,
+  // Prefer packages' ESM builds: some UMD builds (jsonc-parser) require files by computed names.
+  mainFields: ['module', 'main'],
+  // Bundled ESM packages read import.meta.url (e.g. @nestjs/swagger's createRequire).
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__import_meta_url' },
+  external: [
+    // native addons and packages that locate their own files at run time
+    'better-sqlite3',
+    'node-pty',
+    'pg-native',
+    'pdf-parse',
+    'swagger-ui-dist',
+    // optional peers Nest probes for and Keel does not use
+    '@nestjs/microservices',
+    '@nestjs/websockets',
+    '@fastify/static',
+    'class-transformer',
+    'class-validator',
+    // loaded on first use (a prompt, a DOCX, a frontmatter); zod goes with the AI SDK so both share one copy
+    'ai',
+    '@ai-sdk/*',
+    'zod',
+    'mammoth',
+    'yaml',
+  ],
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
