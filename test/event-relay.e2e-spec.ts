@@ -1,4 +1,7 @@
-import { rmSync } from 'node:fs';
+import { createOpencodeClient } from '@opencode-ai/sdk/v2';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MessageService } from '../src/messages/message.service';
 import { startKeel, tempDir, testDatabaseServer, TestKeel } from './support/keel';
 import { SseClient } from './support/sse';
 
@@ -37,5 +40,61 @@ describeOnPostgres('event relay between replicas (PostgreSQL LISTEN/NOTIFY)', ()
     await perDirectory.next((f) => f.type === 'server.instance.disposed');
     global.close();
     perDirectory.close();
+  });
+
+  it('relays streamed part updates so the other replica sends byte-identical frames', async () => {
+    const messages = first.keel.app.get(MessageService);
+    const q = `?directory=${encodeURIComponent(directory)}`;
+    const { data: session } = await createOpencodeClient({ baseUrl: first.url, directory }).session.create();
+    const here = await SseClient.open(`${first.url}/event${q}`);
+    const there = await SseClient.open(`${second.url}/event${q}`);
+    const globalThere = await SseClient.open(`${second.url}/global/event`);
+    const part = { id: messages.newPartID(), sessionID: session!.id, messageID: messages.newMessageID(), type: 'text', text: '', time: { start: 1 } };
+    // Escapes, non-ASCII, a delta too large for a NOTIFY payload, and enough text that whole parts would not fit either.
+    const deltas = ['Hel', 'lo "quoted"\n', '\n\t', 'é😀中', 'y'.repeat(9000), ...Array.from({ length: 200 }, (_, i) => ` word${i}`)];
+    let text = '';
+    for (const delta of deltas) {
+      text += delta;
+      await messages.updatePart({ ...part, text }, { delta });
+    }
+    await messages.updatePart({ ...part, text, time: { start: 1, end: 2 } });
+    const last = (f: any) => f.type === 'message.part.updated' && f.properties.part.time.end === 2;
+    await here.next(last);
+    await there.next(last);
+    await globalThere.next((f) => last(f.payload));
+    const partFrames = (raw: string) => raw.split('\n\n').filter((frame) => frame.includes('"type":"message.part.updated"'));
+    expect(partFrames(here.raw)).toHaveLength(deltas.length + 1);
+    expect(partFrames(there.raw)).toEqual(partFrames(here.raw));
+    const globalFrames = partFrames(globalThere.raw).map((frame) => JSON.parse(frame.slice('data: '.length)));
+    expect(globalFrames.map((f) => f.directory)).toEqual(Array(deltas.length + 1).fill(directory));
+    expect(globalFrames.map((f) => JSON.stringify(f.payload))).toEqual(partFrames(here.raw).map((frame) => frame.slice('data: '.length)));
+    here.close();
+    there.close();
+    globalThere.close();
+  });
+
+  it("disposes the other replicas' instances of a directory too (their config is read again)", async () => {
+    const project = tempDir();
+    const configOf = async (keel: TestKeel) => {
+      const response = await fetch(`${keel.url}/config?directory=${encodeURIComponent(project)}`);
+      return ((await response.json()) as { username?: string }).username;
+    };
+    writeFileSync(join(project, 'opencode.json'), JSON.stringify({ username: 'before' }));
+    expect(await configOf(second)).toBe('before');
+    writeFileSync(join(project, 'opencode.json'), JSON.stringify({ username: 'after' }));
+    expect(await configOf(second)).toBe('before'); // cached by the instance until it is disposed
+
+    const streamOnSecond = await SseClient.open(`${second.url}/event?directory=${encodeURIComponent(project)}`);
+    await fetch(`${first.url}/instance/dispose?directory=${encodeURIComponent(project)}`, { method: 'POST' });
+    await streamOnSecond.next((f) => f.type === 'server.instance.disposed');
+    let seen = await configOf(second);
+    for (let attempt = 0; seen !== 'after' && attempt < 100; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await configOf(second);
+    }
+    expect(seen).toBe('after');
+    expect(streamOnSecond.ofType('server.instance.disposed')).toHaveLength(1);
+    streamOnSecond.close();
+    rmSync(project, { recursive: true, force: true });
   });
 });

@@ -11,6 +11,8 @@ export interface EventPayload<P = unknown> {
 export interface GlobalEnvelope<P = unknown> {
   directory?: string;
   payload: EventPayload<P>;
+  /** A signal between replicas (see `signal`): relayed like an event, never sent to clients. */
+  signal?: true;
 }
 
 /**
@@ -20,6 +22,7 @@ export interface GlobalEnvelope<P = unknown> {
 @Injectable()
 export class EventBus {
   private readonly subject = new Subject<GlobalEnvelope>();
+  private readonly signalSubject = new Subject<GlobalEnvelope>();
   /** Set by EventRelay on PostgreSQL: forwards local events to the other replicas. */
   private outbound?: (envelope: GlobalEnvelope) => void;
 
@@ -33,9 +36,25 @@ export class EventBus {
     this.emit(directory === undefined ? { payload: { type, properties } } : { directory, payload: { type, properties } });
   }
 
+  /**
+   * Ask every replica, this one included, to act on something it may own (abort the run of a
+   * session wherever it runs). Delivered through `signals`, never to event streams.
+   */
+  signal<P>(type: string, properties: P): void {
+    this.emit({ payload: { type, properties }, signal: true });
+  }
+
+  /** Signals of one type, local and from other replicas. */
+  signals<P>(type: string): Observable<P> {
+    return this.signalSubject.pipe(
+      filter((e) => e.payload.type === type),
+      map((e) => e.payload.properties as P),
+    );
+  }
+
   /** Deliver an event another replica published (not relayed again). */
   deliverRemote(envelope: GlobalEnvelope): void {
-    this.subject.next(envelope);
+    (envelope.signal ? this.signalSubject : this.subject).next(envelope);
   }
 
   relayTo(outbound: ((envelope: GlobalEnvelope) => void) | undefined): void {
@@ -43,7 +62,7 @@ export class EventBus {
   }
 
   private emit(envelope: GlobalEnvelope): void {
-    this.subject.next(envelope);
+    (envelope.signal ? this.signalSubject : this.subject).next(envelope);
     this.outbound?.(envelope);
   }
 

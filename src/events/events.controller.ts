@@ -5,12 +5,19 @@ import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
-import { EventBus } from './event-bus.service';
-import { SseStream } from './sse-stream';
+import { EventBus, EventPayload, GlobalEnvelope } from './event-bus.service';
+import { eventFrame, globalFrame, streamedText } from './event-frames';
+import { SseOptions, SseStream } from './sse-stream';
+
+/** A streamed part update's frame is about its text plus the part's other fields. */
+const estimateStreamed = (payload: EventPayload): number | undefined => {
+  const text = streamedText(payload);
+  return text === undefined ? undefined : text.length + 512;
+};
 
 @Controller()
 export class EventsController implements BeforeApplicationShutdown {
-  private readonly streams = new Set<SseStream>();
+  private readonly streams = new Set<{ close(): void }>();
 
   constructor(
     private readonly bus: EventBus,
@@ -21,7 +28,11 @@ export class EventsController implements BeforeApplicationShutdown {
   @Get('global/event')
   @Operation('global.event')
   globalEvents(@Req() req: Request, @Res() res: Response): void {
-    const stream = this.open(req, res, () => ({ payload: { type: 'server.heartbeat', properties: {} } }));
+    const stream = this.open<GlobalEnvelope>(req, res, {
+      heartbeat: () => ({ payload: { type: 'server.heartbeat', properties: {} } }),
+      render: globalFrame,
+      estimate: (envelope) => estimateStreamed(envelope.payload),
+    });
     stream.send({ payload: { type: 'server.connected', properties: {} } });
     stream.attach(this.bus.all().subscribe((envelope) => stream.send(envelope)));
   }
@@ -30,7 +41,11 @@ export class EventsController implements BeforeApplicationShutdown {
   @Get('event')
   @Operation('event.subscribe')
   events(@CurrentInstance() instance: Instance, @Req() req: Request, @Res() res: Response): void {
-    const stream = this.open(req, res, () => ({ type: 'server.heartbeat', properties: {} }));
+    const stream = this.open<EventPayload>(req, res, {
+      heartbeat: () => ({ type: 'server.heartbeat', properties: {} }),
+      render: eventFrame,
+      estimate: estimateStreamed,
+    });
     stream.send({ type: 'server.connected', properties: {} });
     stream.attach(
       this.bus.forDirectory(instance.directory).subscribe((payload) => {
@@ -45,11 +60,11 @@ export class EventsController implements BeforeApplicationShutdown {
     for (const stream of this.streams) stream.close();
   }
 
-  private open(req: Request, res: Response, heartbeat: () => unknown): SseStream {
-    const stream = new SseStream(req, res, {
+  private open<T extends object>(req: Request, res: Response, framing: Pick<SseOptions<T>, 'heartbeat' | 'render' | 'estimate'>): SseStream<T> {
+    const stream = new SseStream<T>(req, res, {
       heartbeatMs: this.settings.heartbeatMs,
       maxBufferedBytes: this.settings.sseMaxBufferedBytes,
-      heartbeat,
+      ...framing,
     });
     this.streams.add(stream);
     stream.onClose(() => this.streams.delete(stream));

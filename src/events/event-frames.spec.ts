@@ -1,0 +1,59 @@
+import type { EventPayload, GlobalEnvelope } from './event-bus.service';
+import { envelopeJsonOf, eventFrame, globalFrame, jsonOf } from './event-frames';
+
+describe('event frames', () => {
+  const partUpdate = (id: string, text: string, delta?: string, extra: Record<string, unknown> = {}): EventPayload => ({
+    type: 'message.part.updated',
+    properties: { part: { id, sessionID: 'ses_1', messageID: 'msg_1', type: 'text', text, time: { start: 1 }, ...extra }, ...(delta === undefined ? {} : { delta }) },
+  });
+
+  it('is exactly JSON.stringify of a streamed text, whatever the deltas hold', () => {
+    // Quotes, escapes, control characters, non-ASCII, a surrogate pair split across deltas, a lone surrogate.
+    const deltas = ['He', 'llo "x"', '\\n\n\t', '\u0001é中', '\ud83d', '\ude00', ' ok', '\udc00', '\ud800', 'z', ''];
+    let text = '';
+    for (const delta of deltas) {
+      text += delta;
+      const payload = partUpdate('prt_a', text, delta);
+      expect(jsonOf(payload)).toBe(JSON.stringify(payload));
+      expect(eventFrame(payload)).toBe(`data: ${JSON.stringify(payload)}\n\n`);
+    }
+    const final = partUpdate('prt_a', text, undefined, { time: { start: 1, end: 2 } });
+    expect(jsonOf(final)).toBe(JSON.stringify(final));
+  });
+
+  it('is exact when a text does not extend the previous one, or a field holds the placeholder', () => {
+    for (const [text, delta] of [
+      ['abc', 'c'],
+      ['xyz', 'z'],
+      ['x', 'x'],
+      ['xyz and more', ' and more'],
+    ]) {
+      const payload = partUpdate('prt_b', text, delta);
+      expect(jsonOf(payload)).toBe(JSON.stringify(payload));
+    }
+    const tricky = partUpdate('prt_c', 'text', 'delta \u0000keel:text\u0000', { title: '\u0000keel:text\u0000' });
+    expect(jsonOf(tricky)).toBe(JSON.stringify(tricky));
+  });
+
+  it('wraps the payload JSON in the global envelope exactly as JSON.stringify does', () => {
+    const payload = partUpdate('prt_d', 'hi', 'hi');
+    const envelopes: GlobalEnvelope[] = [
+      { directory: '/tmp/a "b"', payload },
+      { payload: { type: 'project.updated', properties: { name: 'é' } } },
+      { directory: undefined, payload },
+      { payload: { type: 'session.abort', properties: {} }, signal: true },
+    ];
+    for (const envelope of envelopes) {
+      expect(envelopeJsonOf(envelope)).toBe(JSON.stringify(envelope));
+      expect(globalFrame(envelope)).toBe(`data: ${JSON.stringify(envelope)}\n\n`);
+    }
+  });
+
+  it('serialises a payload once, so later changes to its objects do not alter its frame', () => {
+    const properties = { info: { id: 'msg_1', cost: 0 } };
+    const payload: EventPayload = { type: 'message.updated', properties };
+    const first = eventFrame(payload);
+    properties.info.cost = 1;
+    expect(eventFrame(payload)).toBe(first);
+  });
+});
