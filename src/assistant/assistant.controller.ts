@@ -6,6 +6,8 @@ import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
 import { SessionService } from '../sessions/session.service';
 import { CommandRunner } from './command-runner.service';
+import { CompactionRunner } from './compaction-runner.service';
+import type { SummarizeInput } from './compaction-runner.service';
 import type { CommandInput } from './command-runner.service';
 import { PromptLoop } from './prompt-loop.service';
 import type { PromptInput } from './prompt-loop.service';
@@ -21,6 +23,7 @@ export class AssistantController {
     private readonly shell: ShellRunner,
     private readonly commands: CommandRunner,
     private readonly sessions: SessionService,
+    private readonly compaction: CompactionRunner,
   ) {}
 
   /** 200 and headers at once (clients see the request accepted); the body when the turn ends. */
@@ -68,6 +71,14 @@ export class AssistantController {
   async init(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: { providerID: string; modelID: string; messageID: string }): Promise<boolean> {
     await this.commands.run(instance, sessionID, { command: 'init', arguments: '', model: `${body.providerID}/${body.modelID}`, messageID: body.messageID });
     return true;
+  }
+
+  /** Runs the compaction to the end, then `true`; a busy session is refused (400 BusyError). */
+  @Post('summarize')
+  @Operation('session.summarize')
+  @HttpCode(200)
+  summarize(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: SummarizeInput): Promise<true> {
+    return this.compaction.summarize(instance, sessionID, body);
   }
 
   private async streamBody(res: Response, run: () => Promise<MessageWithParts>): Promise<void> {

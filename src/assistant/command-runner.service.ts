@@ -8,6 +8,7 @@ import { CommandService } from '../commands/command.service';
 import { NotFoundError } from '../common/errors';
 import type { MessageWithParts } from '../messages/message.entity';
 import type { Instance } from '../projects/instance.service';
+import { ProjectService } from '../projects/project.service';
 import { ProviderService } from '../providers/provider.service';
 import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
@@ -41,6 +42,7 @@ export class CommandRunner {
     private readonly agents: AgentService,
     private readonly providers: ProviderService,
     private readonly sessions: SessionService,
+    private readonly projects: ProjectService,
   ) {}
 
   async run(instance: Instance, sessionID: string, input: CommandInput): Promise<MessageWithParts> {
@@ -63,6 +65,8 @@ export class CommandRunner {
       ...(input.variant ? { variant: input.variant } : {}),
       parts,
     });
+    // As the reference's command.executed subscriber: a finished `init` marks the project initialized.
+    if (input.command === 'init') await this.projects.markInitialized(instance.project.id);
     await this.sessions.publish(sessionID, 'command.executed', { name: input.command, sessionID, arguments: input.arguments, messageID: result.info.id }, instance.directory);
     return result;
   }

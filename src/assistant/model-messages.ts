@@ -17,6 +17,8 @@ function userContent(parts: Part[]): UserContent {
   const content: UserContent = [];
   for (const part of parts) {
     if (part.type === 'text' && !part.ignored) content.push({ type: 'text', text: String(part.text) });
+    // A compaction request reads as this question, answered by the summary that follows it (reference wording).
+    else if (part.type === 'compaction') content.push({ type: 'text', text: 'What did we do so far?' });
     else if (part.type === 'file') {
       const url = String(part.url);
       const mime = String(part.mime);

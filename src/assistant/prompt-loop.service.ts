@@ -6,7 +6,8 @@
  *   loop(instance, sessionID) → {info, parts}            one model step per iteration until the model stops
  *   claim(instance, sessionID) → AbortSignal             marks a session busy for a run outside the loop (shell);
  *                                                        BusyError when something runs; release(sessionID) ends it
- *   abort(sessionID)                                     stops the stream and running tools; always succeeds
+ *   abort(sessionID)                                     stops the stream and running tools, on whichever replica runs
+ *                                                        them (a relayed signal); always succeeds
  *   isBusy(sessionID)
  */
 import { Injectable, Logger } from '@nestjs/common';
@@ -14,6 +15,7 @@ import { AgentService } from '../agents/agent.service';
 import type { AgentInfo } from '../agents/builtin-agents';
 import { BusyError, DomainError } from '../common/errors';
 import { ConfigService } from '../config/config.service';
+import { EventBus } from '../events/event-bus.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
@@ -28,8 +30,10 @@ import { RevertService } from '../snapshots/revert.service';
 import type { SubtaskRequest, ToolContext } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry.service';
 import { loadAssistantSettings } from './assistant-settings';
+import { filterCompacted, SessionCompaction } from './compaction.service';
 import { toModelMessages } from './model-messages';
 import type { NamedError } from './named-error';
+import { SessionSummary } from './session-summary.service';
 import { StreamProcessor } from './stream-processor';
 import { DEFAULT_PROMPT, environmentPrompt, instructionPrompts } from './system-prompt';
 import { TitleGenerator } from './title-generator';
@@ -55,6 +59,8 @@ interface SessionRun {
 }
 
 const ZERO_TOKENS = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+/** Relayed to every replica: the one running the session's turn stops it. */
+const ABORT_SIGNAL = 'session.abort';
 const SUBTASK_FOLLOW_UP = 'Summarize the task tool output above and continue with your task.';
 
 function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): MessageWithParts | undefined {
@@ -79,18 +85,27 @@ export class PromptLoop {
     private readonly processor: StreamProcessor,
     private readonly titles: TitleGenerator,
     private readonly reverts: RevertService,
+    private readonly compaction: SessionCompaction,
+    private readonly summary: SessionSummary,
     instances: InstanceService,
+    private readonly bus: EventBus,
   ) {
     instances.onDispose((directory) => {
-      for (const [sessionID, run] of this.runs) if (run.directory === directory) this.abort(sessionID);
+      for (const [sessionID, run] of this.runs) if (run.directory === directory) this.abortLocal(sessionID);
     });
+    bus.signals<{ sessionID: string }>(ABORT_SIGNAL).subscribe(({ sessionID }) => this.abortLocal(sessionID));
   }
 
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
   }
 
+  /** The turn may run on another replica sharing the database: the signal reaches it (and this one, synchronously). */
   abort(sessionID: string): void {
+    this.bus.signal(ABORT_SIGNAL, { sessionID });
+  }
+
+  private abortLocal(sessionID: string): void {
     this.runs.get(sessionID)?.abort.abort(new Error('The operation was aborted.'));
   }
 
@@ -160,6 +175,7 @@ export class PromptLoop {
     let failure: unknown;
     try {
       result = await this.iterate(instance, sessionID, run);
+      await this.compaction.prune(instance, sessionID);
     } catch (error) {
       failure = error;
       this.logger.error({ msg: 'prompt loop failed', sessionID, error: String(error), stack: (error as Error)?.stack });
@@ -182,7 +198,7 @@ export class PromptLoop {
     for (;;) {
       run.joined = false;
       await this.status.set(sessionID, { type: 'busy' }, instance.directory);
-      const history = await this.messages.list(sessionID);
+      const history = filterCompacted(await this.messages.list(sessionID));
       const lastUser = findLast(history, 'user');
       const lastAssistant = findLast(history, 'assistant');
       if (!lastUser || lastUser.info.role !== 'user') throw new Error(`Session ${sessionID} has no user message`);
@@ -197,10 +213,19 @@ export class PromptLoop {
       }
       step++;
       const session = await this.sessions.get(sessionID);
-      const subtask = lastAssistant && lastAssistant.info.id > lastUser.info.id ? undefined : lastUser.parts.find((p) => p.type === 'subtask');
-      const outcome = subtask
-        ? await this.runSubtask(instance, session, lastUser, subtask, signal)
-        : await this.step(instance, session, history, lastUser as MessageWithParts & { info: UserMessage }, step, signal);
+      const user = lastUser as MessageWithParts & { info: UserMessage };
+      const pending = lastAssistant && lastAssistant.info.id > lastUser.info.id ? [] : lastUser.parts;
+      const subtask = pending.find((p) => p.type === 'subtask');
+      const compaction = pending.find((p) => p.type === 'compaction');
+      let outcome: 'continue' | 'stop';
+      if (subtask) outcome = await this.runSubtask(instance, session, lastUser, subtask, signal);
+      else if (compaction) outcome = await this.compaction.process(instance, history, user.info, compaction.auto === true, signal);
+      else if (await this.compaction.overflowed(instance, history, user.info)) {
+        await this.compaction.create(instance, sessionID, { agent: user.info.agent, model: user.info.model, auto: true });
+        continue;
+      } else outcome = await this.step(instance, session, history, user, step, signal);
+      // The session diff follows every model step (the reference refreshes it at each finish-step).
+      if (!subtask) await this.summary.summarize(instance, sessionID, user.info.id);
       if (outcome === 'stop') {
         last = undefined;
         const after = await this.messages.list(sessionID, { limit: 5 });
@@ -302,7 +327,7 @@ export class PromptLoop {
   private async subtask(instance: Instance, parent: Session, request: SubtaskRequest, ctx: ToolContext): Promise<{ sessionID: string; output: string }> {
     const child = await this.sessions.create(instance, { parentID: parent.id, title: `${request.description} (@${request.agent} subagent)` });
     ctx.metadata({ title: request.description, metadata: { sessionId: child.id } });
-    const onAbort = () => this.abort(child.id);
+    const onAbort = () => this.abortLocal(child.id);
     ctx.abort.addEventListener('abort', onAbort, { once: true });
     try {
       const parentUser = findLast(await this.messages.list(parent.id, { limit: 20 }), 'user');

@@ -127,6 +127,8 @@ class StepRun {
   /** Worktree tree hash at step start: the `patch` part lists files changed since. */
   private snapshot?: string;
   private readonly invalidCalls = new Set<string>();
+  /** Tool calls of this step in the order they started (the doom-loop guard). */
+  private readonly calls: { tool: string; input: string }[] = [];
 
   constructor(
     processor: StreamProcessor,
@@ -139,9 +141,15 @@ class StepRun {
     return this.input.assistant;
   }
 
-  /** Parts are written one after the other so their events keep the stream's order. */
+  /**
+   * Parts are written one after the other so their events keep the stream's order. Each write
+   * gets its own copy (nested `state`/`time` included): a streamed update is serialised later
+   * (the row at the next flush, the frame when a slow client's socket has room), so it must not
+   * see later changes such as `time.end`. Strings are shared, so the copy is O(fields).
+   */
   private write(part: Part, delta?: string): Promise<unknown> {
-    const snapshot = 'state' in part ? { ...part, state: { ...(part.state as object) } } : { ...part };
+    const snapshot: Part = { ...part };
+    for (const key of ['state', 'time'] as const) if (part[key] && typeof part[key] === 'object') snapshot[key] = { ...part[key] };
     const target = { directory: this.input.directory };
     this.writes = this.writes.then(() =>
       this.deps.messages.updatePart(snapshot, delta === undefined ? target : { ...target, delta }).catch((error: unknown) => {
@@ -417,11 +425,16 @@ class StepRun {
     if (response === 'reject') throw new PermissionDeniedError(REJECTED_MESSAGE, true);
   }
 
-  /** The doom-loop guard: the same tool with identical input several times in a row asks first. */
+  /**
+   * The doom-loop guard (reference): when this call and the two before it are the same tool with
+   * identical input, it asks first. Calls are recorded here, in the order the SDK starts them, because
+   * tools run ahead of the stream consumer that fills `toolParts`.
+   */
   private async guardRepetition(def: ToolDefinition, args: unknown, callID: string): Promise<void> {
-    const previous = [...this.toolParts.values()].filter((p) => p.callID !== callID).slice(-DOOM_LOOP_THRESHOLD);
     const same = JSON.stringify(args);
-    if (previous.length < DOOM_LOOP_THRESHOLD || !previous.every((p) => p.tool === def.id && JSON.stringify(p.state.input) === same)) return;
+    this.calls.push({ tool: def.id, input: same });
+    const lastThree = this.calls.slice(-DOOM_LOOP_THRESHOLD);
+    if (lastThree.length < DOOM_LOOP_THRESHOLD || !lastThree.every((c) => c.tool === def.id && c.input === same)) return;
     await this.permit(callID, { type: 'doom_loop', pattern: [def.id], title: `${def.id} was called ${DOOM_LOOP_THRESHOLD} times in a row with the same input`, metadata: { tool: def.id, input: args } });
   }
 

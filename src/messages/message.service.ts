@@ -7,6 +7,11 @@
  *                                                        With `delta` (streaming) the row is written within 50 ms
  *                                                        (coalesced); without it, before returning. Send the
  *                                                        final state of a streamed part without `delta`.
+ *                                                        A part sent with `delta` is handed over: never mutate
+ *                                                        it afterwards (its row and, for a slow client, its
+ *                                                        event frame are serialised later). Its text must be
+ *                                                        the previous update's text + delta (the relay sends
+ *                                                        only the delta between replicas).
  *   removePart(sessionID, messageID, partID) → void      404 when unknown; message.part.removed
  *   removeMessage(sessionID, messageID) → void           with its parts; 404 when unknown; message.removed
  *   list(sessionID, {limit?}) → {info, parts}[]          chronological (id order), `limit` = the last N

@@ -17,15 +17,21 @@ interface PendingRow {
 
 /**
  * Writes part rows. A streamed update (one per delta, thousands per turn) only replaces the part's
- * pending JSON; pending rows are upserted together every DELTA_FLUSH_MS in one statement, so the
- * database sees one commit per interval instead of one per token (PostgreSQL commits cost ~2 ms).
- * Any other write, read or removal first settles what is pending, so readers never see stale rows
- * and a late flush never overwrites a newer write.
+ * pending version (the object, serialised when flushed: a text part's JSON grows with every delta,
+ * so stringifying each one would cost O(n²) per reply); pending parts are upserted together every
+ * DELTA_FLUSH_MS in one statement, so the database sees one commit per interval instead of one per
+ * token (PostgreSQL commits cost ~2 ms). Any other write, read or removal first settles what is
+ * pending, so readers never see stale rows and a late flush never overwrites a newer write.
+ *
+ * Durability: the final state of a part (sent without `delta`) is written before `write` returns.
+ * A crash mid-stream loses at most the last DELTA_FLUSH_MS of deltas of parts still streaming.
+ * Callers hand over their object: it must not be mutated after `defer` (the stream processor
+ * passes a fresh copy per update).
  */
 @Injectable()
 export class PartWriter implements BeforeApplicationShutdown {
   private readonly logger = new Logger(PartWriter.name);
-  private readonly pending = new Map<string, PendingRow>();
+  private readonly pending = new Map<string, Part>();
   private readonly inFlight = new Set<string>();
   /** Sessions deleted meanwhile: their pending rows must not come back. */
   private readonly forgotten = new Set<string>();
@@ -39,7 +45,7 @@ export class PartWriter implements BeforeApplicationShutdown {
 
   /** Streamed update: kept in memory, written within DELTA_FLUSH_MS. */
   defer(part: Part): void {
-    this.pending.set(part.id, this.toRow(part));
+    this.pending.set(part.id, part);
     this.timer ??= setTimeout(() => void this.flush(), DELTA_FLUSH_MS);
   }
 
@@ -60,7 +66,7 @@ export class PartWriter implements BeforeApplicationShutdown {
   forget(sessionIDs: string[]): void {
     if (this.forgotten.size > FORGOTTEN_SESSIONS_LIMIT) this.forgotten.clear();
     for (const id of sessionIDs) this.forgotten.add(id);
-    for (const [id, row] of this.pending) if (this.forgotten.has(row.sessionID)) this.pending.delete(id);
+    for (const [id, part] of this.pending) if (this.forgotten.has(part.sessionID)) this.pending.delete(id);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -72,7 +78,7 @@ export class PartWriter implements BeforeApplicationShutdown {
     this.timer = undefined;
     // Chained, and the batch is taken when the previous one is done: flushes never overtake each other.
     this.flushing = this.flushing.then(async () => {
-      const batch = [...this.pending.values()].filter((row) => !this.forgotten.has(row.sessionID));
+      const batch = [...this.pending.values()].filter((part) => !this.forgotten.has(part.sessionID)).map((part) => this.toRow(part));
       this.pending.clear();
       for (const row of batch) this.inFlight.add(row.id);
       try {

@@ -12,6 +12,9 @@
  *       permission.replied {sessionID, permissionID, response}; 'always' also answers the session's other
  *       pending requests of the same type whose keys are now covered (each with its own permission.replied)
  *   list() → Permission[]                                pending requests of every session, id order
+ *
+ *   Replicas sharing PostgreSQL: a reply to any replica is recorded in the database, and its permission.replied
+ *   event (relayed between replicas) wakes the tool waiting on the replica that asked.
  */
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -64,6 +67,9 @@ export class PermissionService implements BeforeApplicationShutdown {
     instances: InstanceService,
   ) {
     instances.onDispose((directory) => this.rejectDirectory(directory));
+    bus.ofType<{ permissionID: string; response: PermissionResponse }>('permission.replied').subscribe(({ payload }) =>
+      this.settle(payload.properties.permissionID, payload.properties.response),
+    );
     sessions.onDelete(async (manager, ids) => {
       for (const row of await manager.find(PermissionEntity, { select: { id: true }, where: { sessionID: In(ids), response: IsNull() } })) {
         this.settle(row.id, 'reject');

@@ -14,6 +14,9 @@ export type ScriptedReply =
   | { steps: ScriptStep[]; finish?: 'stop' | 'tool_calls' | 'length'; usage?: { prompt: number; completion: number; cached?: number; reasoning?: number } }
   | { error: { status: number; message?: string; type?: string; headers?: Record<string, string> } };
 
+/** A reply, or a function choosing one from the request body (to answer with ids the request carried). */
+export type QueuedReply = ScriptedReply | ((body: any) => ScriptedReply);
+
 export interface RecordedRequest {
   body: any;
   headers: IncomingMessage['headers'];
@@ -24,12 +27,13 @@ export interface RecordedRequest {
 /**
  * A real OpenAI-compatible chat-completions server on 127.0.0.1: every POST to
  * `/v1/chat/completions` takes the next queued reply and streams it as SSE chunks, exactly as the
- * AI SDK's openai-compatible provider expects. Title requests (the title agent's system prompt)
- * are answered with `titleReply` so they never consume the script.
+ * AI SDK's openai-compatible provider expects; a request without `stream: true` gets the same reply
+ * as one `chat.completion` JSON body. Title requests (the title agent's system prompt) are answered
+ * with `titleReply` so they never consume the script.
  */
 export class ScriptedProvider {
   readonly requests: RecordedRequest[] = [];
-  private readonly queue: ScriptedReply[] = [];
+  private readonly queue: QueuedReply[] = [];
   private server!: Server;
   titleReply = 'Scripted title';
   url = '';
@@ -43,7 +47,7 @@ export class ScriptedProvider {
   }
 
   /** Queue replies, answered in order. */
-  reply(...replies: ScriptedReply[]): this {
+  reply(...replies: QueuedReply[]): this {
     this.queue.push(...replies);
     return this;
   }
@@ -89,15 +93,46 @@ export class ScriptedProvider {
     const system = (body.messages ?? []).filter((m: any) => m.role === 'system').map((m: any) => String(m.content)).join('\n');
     const title = /title for a conversation|title generator/i.test(system);
     this.requests.push({ body, headers: req.headers, title });
+    const queued = title ? undefined : this.queue.shift();
     const reply: ScriptedReply = title
       ? { steps: [{ text: this.titleReply }] }
-      : (this.queue.shift() ?? { error: { status: 500, message: 'scripted provider: no reply queued' } });
+      : typeof queued === 'function'
+        ? queued(body)
+        : (queued ?? { error: { status: 500, message: 'scripted provider: no reply queued' } });
     if ('error' in reply) {
       res.writeHead(reply.error.status, { 'content-type': 'application/json', ...reply.error.headers });
       res.end(JSON.stringify({ error: { message: reply.error.message ?? `error ${reply.error.status}`, type: reply.error.type ?? 'server_error', code: null } }));
       return;
     }
-    await this.stream(res, body.model, reply);
+    if (body.stream === true) await this.stream(res, body.model, reply);
+    else this.complete(res, body.model, reply);
+  }
+
+  /** The non-streaming answer: text and tool calls of the reply's steps in one message (delays and pauses do not apply). */
+  private complete(res: ServerResponse, model: string, reply: Extract<ScriptedReply, { steps: ScriptStep[] }>): void {
+    const text = reply.steps.flatMap((s) => ('text' in s ? [s.text] : [])).join('');
+    const reasoning = reply.steps.flatMap((s) => ('reasoning' in s ? [s.reasoning] : [])).join('');
+    const toolCalls = reply.steps.flatMap((s, i) =>
+      'tool' in s ? [{ id: s.id ?? `call_${i}`, type: 'function', function: { name: s.tool, arguments: typeof s.args === 'string' ? s.args : JSON.stringify(s.args) } }] : [],
+    );
+    const usage = reply.usage ?? { prompt: 100, completion: 20 };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, ...(reasoning ? { reasoning_content: reasoning } : {}), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            finish_reason: reply.finish ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+          },
+        ],
+        usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+      }),
+    );
   }
 
   private async stream(res: ServerResponse, model: string, reply: Extract<ScriptedReply, { steps: ScriptStep[] }>): Promise<void> {

@@ -36,7 +36,11 @@ async function assertPublic(url: URL): Promise<void> {
 
 async function readCapped(response: Response): Promise<string> {
   const length = Number(response.headers.get('content-length') ?? 0);
-  if (length > WEBFETCH_MAX_BYTES) throw new ToolError(`Response too large (exceeds ${WEBFETCH_MAX_BYTES / 1024 / 1024} MB limit)`);
+  if (length > WEBFETCH_MAX_BYTES) {
+    // Unread, the body would hold the connection open until garbage collection.
+    await response.body?.cancel().catch(() => undefined);
+    throw new ToolError(`Response too large (exceeds ${WEBFETCH_MAX_BYTES / 1024 / 1024} MB limit)`);
+  }
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -47,14 +51,19 @@ async function readCapped(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Text for `replaceWith`, which parses strings as HTML: the page's own text must stay text. */
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** Visible text of an HTML page, one block per line; `markdown` keeps headings, links and list items. */
 export function htmlToText(html: string, markdown: boolean): string {
-  const root = parse(html);
+  // The parser keeps a doctype as text.
+  const root = parse(html.replace(/<!doctype[^>]*>/gi, ''));
   root.querySelectorAll('script, style, noscript, iframe, object, embed, head').forEach((n) => n.remove());
   if (markdown) {
-    for (const level of [1, 2, 3, 4, 5, 6]) root.querySelectorAll(`h${level}`).forEach((h) => h.replaceWith(`\n${'#'.repeat(level)} ${h.text.trim()}\n`));
-    root.querySelectorAll('a').forEach((a) => a.replaceWith(`[${a.text.trim()}](${a.getAttribute('href') ?? ''})`));
-    root.querySelectorAll('li').forEach((li) => li.replaceWith(`\n- ${li.text.trim()}`));
+    // Block elements, not text: structuredText folds newlines inside text into spaces.
+    for (const level of [1, 2, 3, 4, 5, 6]) root.querySelectorAll(`h${level}`).forEach((h) => h.replaceWith(`<p>${'#'.repeat(level)} ${escapeHtml(h.text.trim())}</p>`));
+    root.querySelectorAll('a').forEach((a) => a.replaceWith(escapeHtml(`[${a.text.trim()}](${a.getAttribute('href') ?? ''})`)));
+    root.querySelectorAll('li').forEach((li) => li.replaceWith(`<p>- ${escapeHtml(li.text.trim())}</p>`));
   }
   return root.structuredText
     .split('\n')
@@ -97,7 +106,11 @@ export function webfetchTool(options: { allowPrivate: boolean }) {
       }
       if (!response) throw new ToolError('Too many redirects');
       if (!response.ok) throw new ToolError(`Request failed with status code: ${response.status}`);
-      const body = await readCapped(response);
+      // The time cap covers the body too: a server that stalls mid-body times out like one that never answers.
+      const body = await readCapped(response).catch((error: unknown) => {
+        if (error instanceof ToolError) throw error;
+        throw new ToolError(timeout.aborted ? 'Request timed out' : `Request failed: ${(error as Error).message}`);
+      });
       const type = response.headers.get('content-type') ?? '';
       const isHtml = type.includes('html');
       const output = args.format === 'html' || !isHtml ? body : htmlToText(body, args.format === 'markdown');
