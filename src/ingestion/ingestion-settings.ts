@@ -14,10 +14,36 @@ export interface IngestionSettings {
   webhooks: string[];
   /** Shared secret that signs webhook bodies (HMAC-SHA256, `x-keel-signature`). */
   webhookSecret?: string;
+  /** Attempts per delivery (first try included) before it is dropped and logged. */
+  webhookAttempts: number;
+  /** First retry delay; each further retry doubles it (capped at a minute, with jitter). */
+  webhookBackoffMs: number;
+  /** Time a receiver has to answer one attempt. */
+  webhookTimeoutMs: number;
+  /** Deliveries kept in the outbox per receiver; beyond it the oldest are dropped and logged. */
+  webhookQueueLimit: number;
+  /** Attempts in flight per receiver. */
+  webhookConcurrency: number;
   /** OpenAI-compatible embeddings endpoint base URL (`<url>/embeddings`); full-text only when unset. */
   embeddingUrl?: string;
   embeddingModel: string;
   embeddingApiKey?: string;
+  /** Memory for chunk vectors held by the in-process vector index; beyond it the oldest vectors are dropped from it. */
+  vectorIndexMb: number;
+  /** OpenAI-compatible chat endpoint base URL (`<url>/chat/completions`) of the memory model; deterministic extraction when unset. */
+  memoryModelUrl?: string;
+  memoryModel: string;
+  memoryModelApiKey?: string;
+  /** One extraction call, retries included; kept under the lease so no other worker resumes the document meanwhile. */
+  memoryModelTimeoutMs: number;
+  /** Retries of a retryable failure (429, 5xx, connection), with exponential backoff. */
+  memoryModelRetries: number;
+  /** Latest memories of the container shown to the model for relation decisions. */
+  memoryModelContext: number;
+  /** Characters of document text per model call; longer documents are sent in several windows. */
+  memoryModelWindowChars: number;
+  /** Ask for `json_schema` structured output (else `json_object`, for servers without schema support). */
+  memoryModelJsonSchema: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -25,6 +51,13 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return parsed;
+}
+
+function bool(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(true|1|yes)$/i.test(value)) return true;
+  if (/^(false|0|no)$/i.test(value)) return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
 }
 
 export function loadIngestionSettings(env: NodeJS.ProcessEnv = process.env): IngestionSettings {
@@ -40,9 +73,23 @@ export function loadIngestionSettings(env: NodeJS.ProcessEnv = process.env): Ing
       .map((u) => u.trim())
       .filter(Boolean),
     webhookSecret: env.KEEL_INGEST_WEBHOOK_SECRET || undefined,
+    webhookAttempts: Math.max(1, int(env.KEEL_INGEST_WEBHOOK_ATTEMPTS, 8, 'KEEL_INGEST_WEBHOOK_ATTEMPTS')),
+    webhookBackoffMs: int(env.KEEL_INGEST_WEBHOOK_BACKOFF_MS, 1000, 'KEEL_INGEST_WEBHOOK_BACKOFF_MS'),
+    webhookTimeoutMs: Math.max(100, int(env.KEEL_INGEST_WEBHOOK_TIMEOUT_MS, 5000, 'KEEL_INGEST_WEBHOOK_TIMEOUT_MS')),
+    webhookQueueLimit: Math.max(1, int(env.KEEL_INGEST_WEBHOOK_QUEUE_LIMIT, 10_000, 'KEEL_INGEST_WEBHOOK_QUEUE_LIMIT')),
+    webhookConcurrency: Math.max(1, int(env.KEEL_INGEST_WEBHOOK_CONCURRENCY, 8, 'KEEL_INGEST_WEBHOOK_CONCURRENCY')),
     embeddingUrl: env.KEEL_EMBEDDING_URL?.replace(/\/+$/, '') || undefined,
     embeddingModel: env.KEEL_EMBEDDING_MODEL || 'text-embedding-3-small',
     embeddingApiKey: env.KEEL_EMBEDDING_API_KEY || undefined,
+    vectorIndexMb: Math.max(1, int(env.KEEL_VECTOR_INDEX_MB, 512, 'KEEL_VECTOR_INDEX_MB')),
+    memoryModelUrl: env.KEEL_MEMORY_LLM_URL?.replace(/\/+$/, '') || undefined,
+    memoryModel: env.KEEL_MEMORY_LLM_MODEL || 'gpt-4o-mini',
+    memoryModelApiKey: env.KEEL_MEMORY_LLM_API_KEY || undefined,
+    memoryModelTimeoutMs: Math.max(1000, int(env.KEEL_MEMORY_LLM_TIMEOUT_MS, 30_000, 'KEEL_MEMORY_LLM_TIMEOUT_MS')),
+    memoryModelRetries: int(env.KEEL_MEMORY_LLM_RETRIES, 2, 'KEEL_MEMORY_LLM_RETRIES'),
+    memoryModelContext: int(env.KEEL_MEMORY_LLM_CONTEXT, 100, 'KEEL_MEMORY_LLM_CONTEXT'),
+    memoryModelWindowChars: Math.max(1000, int(env.KEEL_MEMORY_LLM_WINDOW_CHARS, 12_000, 'KEEL_MEMORY_LLM_WINDOW_CHARS')),
+    memoryModelJsonSchema: bool(env.KEEL_MEMORY_LLM_JSON_SCHEMA, true, 'KEEL_MEMORY_LLM_JSON_SCHEMA'),
   };
 }
 

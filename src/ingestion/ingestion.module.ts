@@ -9,26 +9,33 @@ import { INGESTION_SETTINGS, loadIngestionSettings } from './ingestion-settings'
 import { MemoriesController } from './memories/memories.controller';
 import { MemoriesService } from './memories/memories.service';
 import { MemoryEntry } from './memories/memory-entry.entity';
+import { MemoryModel } from './memories/memory-model';
+import { ProfileBucketsController } from './memories/profile-buckets.controller';
 import { EmbeddingProvider } from './pipeline/embedding-provider';
 import { PipelineWorker } from './pipeline/pipeline-worker';
 import { StatusPublisher } from './pipeline/status-publisher';
+import { WebhookDispatcher } from './pipeline/webhook-dispatcher';
 import { FullTextIndex } from './search/full-text-index';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
+import { VectorIndex } from './search/vector-index';
 import { IngestionStore } from './store';
 
 /** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories and profiles. */
 @Module({
   imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry])],
-  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController],
+  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController],
   providers: [
     { provide: INGESTION_SETTINGS, useFactory: () => loadIngestionSettings() },
     IngestionStore,
     FullTextIndex,
+    VectorIndex,
     StatusPublisher,
+    WebhookDispatcher,
     DocumentsService,
     FileUploadService,
     MemoriesService,
+    MemoryModel,
     SearchService,
     EmbeddingProvider,
     PipelineWorker,

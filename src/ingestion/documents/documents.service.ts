@@ -308,6 +308,7 @@ export class DocumentsService {
         [...params, existing.id],
       );
       if (input.file) await this.saveFile(q, existing.id, input);
+      if (input.containerTags?.length && !contentChanged) await this.index.retagDocument(q, existing.id);
       if (contentChanged) published = Object.assign(new MemoryDocument(), { id: existing.id, customId: row.custom_id, status: row.status, dreamingStatus: row.dreaming_status });
       return { id: existing.id, status: row.status };
     });
@@ -405,6 +406,7 @@ export class DocumentsService {
         return column.transformer && !Array.isArray(column.transformer) ? (column.transformer.to(v) as unknown) : v;
       });
       await q(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? RETURNING id`, [...values, doc.id]);
+      if (changes.containerTags && !reprocess) await this.index.retagDocument(q, doc.id);
     }).catch((error: Error) => {
       if (/unique|duplicate/i.test(error.message)) throw new BadRequestError(`customId ${common.customId} is used by another document`);
       throw error;

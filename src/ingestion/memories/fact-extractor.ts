@@ -1,8 +1,15 @@
-/** A fact found in text by the deterministic extractor (used when no LLM is configured). */
+import type { MemoryRelation } from './memory-entry.entity';
+
+/** A fact to store: found by the deterministic extractor, by the memory model, or written directly. */
 export interface ExtractedFact {
   memory: string;
   key: string;
   isStatic: boolean;
+  /**
+   * Set when the memory model related the fact itself (`new`: to no memory); the subject-key
+   * heuristic that relates deterministic facts is then not used.
+   */
+  link?: { relation: MemoryRelation; memoryId: string } | 'new';
 }
 
 const MAX_FACTS = 12;

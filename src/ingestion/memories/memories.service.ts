@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, In, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors';
@@ -11,9 +11,41 @@ import { IngestionStore, Query } from '../store';
 import { Checker, LIMITS, objectBody } from '../validation';
 import { ExtractedFact, extractFacts, factKey } from './fact-extractor';
 import { MemoryEntry } from './memory-entry.entity';
+import type { MemoryRelation } from './memory-entry.entity';
+import { KnownMemory, MemoryModel, MemoryModelError } from './memory-model';
 
 /** Versions shown around a memory in `/v4/memories/list` history. */
 const HISTORY_SPAN = 20;
+/** Latest memories of a container considered when choosing what the memory model is shown. */
+const KNOWN_SCAN = 1000;
+
+/** What dreaming found in a document, and by which extractor (with the reason when the model was not usable). */
+export interface Extraction {
+  facts: ExtractedFact[];
+  extractor: 'model' | 'deterministic';
+  fallbackReason?: string;
+}
+
+const PROFILE_PARTS = ['static', 'dynamic', 'buckets'] as const;
+type ProfilePart = (typeof PROFILE_PARTS)[number];
+const DEFAULT_BUCKET = { key: 'preferences', description: 'Likes, dislikes and preferences' };
+const BUCKET_SIZE = 20;
+const PREFERENCE = /\b(prefers?|preferred|preference|likes?|loves?|enjoys?|favou?rite|hates?|dislikes?|rather|allergic|vegetarian|vegan)\b/i;
+
+/**
+ * Buckets are sorted without a model: `preferences` by preference wording, any other key by its
+ * words (split at `_`, `:` and `-`) appearing in the fact.
+ */
+function inBucket(key: string, memory: string): boolean {
+  if (key === DEFAULT_BUCKET.key) return PREFERENCE.test(memory);
+  const words = key.toLowerCase().split(/[_:-]+/).filter((w) => w.length > 1).map((w) => w.replace(/s$/, ''));
+  const text = memory.toLowerCase();
+  return words.some((w) => new RegExp(`\\b${w}`).test(text));
+}
+
+function significantWords(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]{4,}/g) ?? []).filter((w) => w !== 'user');
+}
 
 interface MemoryRow {
   id: string;
@@ -27,16 +59,21 @@ interface MemoryRow {
 /** Memory entries: dreaming (fact extraction and versioning), the profile, and direct memory operations. */
 @Injectable()
 export class MemoriesService {
+  private readonly logger = new Logger('MemoryExtraction');
+
   constructor(
     private readonly store: IngestionStore,
+    private readonly model: MemoryModel,
     private readonly index: FullTextIndex,
     @InjectRepository(MemoryEntry) private readonly memories: Repository<MemoryEntry>,
   ) {}
 
   /**
-   * Store facts for one tag: a repeated fact strengthens the existing one (sourceCount), a fact with
-   * the same subject updates it (new version, old one no longer latest), anything else is new.
-   * With `filterByMetadata`, only memories whose source documents match may be updated.
+   * Store facts for one tag: a repeated fact strengthens the existing one (sourceCount). A fact the
+   * memory model related to a memory `updates` it (new version, old one no longer latest), `extends`
+   * it or `derives` from it (both stay latest; a derived fact is an inference). A deterministic fact
+   * with the same subject as a latest memory updates it; anything else is new.
+   * With `filterByMetadata`, only memories whose source documents match may be related to.
    */
   async remember(
     q: Query,
@@ -46,35 +83,47 @@ export class MemoriesService {
   ): Promise<MemoryEntry[]> {
     const now = Date.now();
     const stored: MemoryEntry[] = [];
+    const allowed = (row: MemoryRow) => !source.filterByMetadata || matchesExact(source.filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined);
+    const latest = (where: string, params: unknown[]) =>
+      q<MemoryRow>(
+        `SELECT m.id, m.memory, m.version, m.root_memory_id, m.document_id, d.metadata AS doc_metadata FROM memory_entry m
+         LEFT JOIN memory_document d ON d.id = m.document_id
+         WHERE m.container_tag = ? AND ${where} AND m.is_latest = ? AND m.is_forgotten = ?`,
+        [tag, ...params, true, false],
+      ).then((rows) => rows.filter(allowed));
     for (const fact of facts) {
-      const candidates = (
-        await q<MemoryRow>(
-          `SELECT m.id, m.memory, m.version, m.root_memory_id, m.document_id, d.metadata AS doc_metadata FROM memory_entry m
-           LEFT JOIN memory_document d ON d.id = m.document_id
-           WHERE m.container_tag = ? AND m.fact_key = ? AND m.is_latest = ? AND m.is_forgotten = ?`,
-          [tag, fact.key, true, false],
-        )
-      ).filter((row) => !source.filterByMetadata || matchesExact(source.filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined));
+      const candidates = await latest('m.fact_key = ?', [fact.key]);
       const same = candidates.find((c) => c.memory.toLowerCase() === fact.memory.toLowerCase());
       if (same) {
         await q('UPDATE memory_entry SET source_count = source_count + 1, updated_at = ? WHERE id = ? RETURNING id', [now, same.id]);
         continue;
       }
-      const parent = candidates[0];
+      let parent: MemoryRow | undefined;
+      let relation: MemoryRelation | null = null;
+      if (!fact.link) {
+        parent = candidates[0];
+        relation = parent ? 'updates' : null;
+      } else if (fact.link !== 'new') {
+        // The target may have been updated by another document since the model saw it: then the
+        // fact starts its own chain rather than forking an old version.
+        [parent] = await latest('m.id = ?', [fact.link.memoryId]);
+        relation = parent ? fact.link.relation : null;
+      }
+      const versioned = relation === 'updates';
       const entry = Object.assign(new MemoryEntry(), {
         id: newId(),
         memory: fact.memory,
         containerTag: tag,
         factKey: fact.key,
         documentId: source.documentId,
-        version: parent ? parent.version + 1 : 1,
+        version: versioned ? parent!.version + 1 : 1,
         isLatest: true,
         isForgotten: false,
         isStatic: fact.isStatic,
-        isInference: false,
+        isInference: relation === 'derives',
         parentMemoryId: parent?.id ?? null,
-        rootMemoryId: parent ? (parent.root_memory_id ?? parent.id) : null,
-        relation: parent ? 'updates' : null,
+        rootMemoryId: versioned ? (parent!.root_memory_id ?? parent!.id) : null,
+        relation,
         sourceCount: 1,
         metadata: source.metadata ?? {},
         forgetAfter: source.forgetAfter ?? null,
@@ -82,15 +131,15 @@ export class MemoriesService {
         createdAt: now,
         updatedAt: now,
       } satisfies Partial<MemoryEntry>);
-      if (parent) {
-        await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, parent.id]);
-        await this.index.unindexMemory(q, parent.id);
+      if (versioned) {
+        await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, parent!.id]);
+        await this.index.unindexMemory(q, parent!.id);
       }
       await q(
         `INSERT INTO memory_entry (id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
          parent_memory_id, root_memory_id, relation, source_count, metadata, forget_after, forget_reason, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [entry.id, entry.memory, tag, entry.factKey, entry.documentId, entry.version, true, false, entry.isStatic, false, entry.parentMemoryId, entry.rootMemoryId, entry.relation, 1, JSON.stringify(entry.metadata), entry.forgetAfter, entry.forgetReason, now, now],
+        [entry.id, entry.memory, tag, entry.factKey, entry.documentId, entry.version, true, false, entry.isStatic, entry.isInference, entry.parentMemoryId, entry.rootMemoryId, entry.relation, 1, JSON.stringify(entry.metadata), entry.forgetAfter, entry.forgetReason, now, now],
       );
       await this.index.indexMemory(q, entry.id);
       stored.push(entry);
@@ -98,16 +147,59 @@ export class MemoriesService {
     return stored;
   }
 
-  /** Facts of the part of a document not dreamed yet. */
-  factsOf(text: string, conversation: boolean): ExtractedFact[] {
-    return extractFacts(text, { conversation });
+  /**
+   * Facts of the part of a document not dreamed yet: by the memory model when one is configured
+   * (given the container's most relevant latest memories to relate to), else deterministically.
+   * A model failure never fails the document: its facts come from the deterministic extractor and
+   * the reason is returned for the record.
+   */
+  async factsOf(text: string, options: { conversation: boolean; tag: string; documentId: string; filterByMetadata?: Metadata }): Promise<Extraction> {
+    const deterministic = () => extractFacts(text, { conversation: options.conversation });
+    if (!this.model.configured || !text.trim()) return { facts: deterministic(), extractor: 'deterministic' };
+    try {
+      const known = await this.knownMemories(options.tag, text, options.filterByMetadata);
+      const facts = await this.model.extract(text, { conversation: options.conversation, known });
+      return {
+        extractor: 'model',
+        facts: facts.map((f) => ({ memory: f.memory, key: factKey(f.memory), isStatic: f.isStatic, link: f.relation && f.relatedTo ? { relation: f.relation, memoryId: f.relatedTo } : 'new' })),
+      };
+    } catch (error) {
+      const reason = error instanceof MemoryModelError ? error.message : `memory model failed: ${(error as Error).message}`;
+      this.logger.warn({ msg: 'memory model unusable for this document; deterministic extraction used', documentId: options.documentId, reason });
+      return { facts: deterministic(), extractor: 'deterministic', fallbackReason: reason };
+    }
+  }
+
+  /**
+   * Up to `contextSize` latest memories of the tag, those sharing most words with the text first
+   * (recency breaks ties): a container with thousands of memories cannot all go into one prompt.
+   */
+  private async knownMemories(tag: string, text: string, filterByMetadata?: Metadata): Promise<KnownMemory[]> {
+    const size = this.model.contextSize;
+    if (size === 0) return [];
+    const rows = (
+      await this.store.query<{ id: string; memory: string; is_static: boolean | number; doc_metadata: string | null }>(
+        `SELECT m.id, m.memory, m.is_static, d.metadata AS doc_metadata FROM memory_entry m LEFT JOIN memory_document d ON d.id = m.document_id
+         WHERE m.container_tag = ? AND m.is_latest = ? AND m.is_forgotten = ? ORDER BY m.updated_at DESC LIMIT ?`,
+        [tag, true, false, KNOWN_SCAN],
+      )
+    ).filter((row) => !filterByMetadata || matchesExact(filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined));
+    const words = new Set(significantWords(text));
+    return rows
+      .map((row, recency) => ({ row, recency, overlap: significantWords(row.memory).filter((w) => words.has(w)).length }))
+      .sort((a, b) => b.overlap - a.overlap || a.recency - b.recency)
+      .slice(0, size)
+      .map(({ row }) => ({ id: row.id, memory: row.memory, isStatic: !!row.is_static }));
   }
 
   private visible(m: MemoryEntry, now = Date.now()): boolean {
     return !m.isForgotten && (m.forgetAfter === null || m.forgetAfter === undefined || m.forgetAfter > now);
   }
 
-  /** `POST /v4/profile`: static and dynamic facts of a tag, and a search when `q` is given. */
+  /**
+   * `POST /v4/profile`: static and dynamic facts of a tag (or only the parts `include` names), the
+   * requested buckets, and a search when `q` is given.
+   */
   async profile(raw: unknown, search: (body: Record<string, unknown>) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const body = objectBody(raw);
     const check = new Checker();
@@ -116,18 +208,48 @@ export class MemoriesService {
     const q = check.string(body.q, ['q'], { min: 1 });
     check.number(body.threshold, ['threshold'], { min: 0, max: 1 });
     const filter = parseFilter(body.filters, check, ['filters']);
+    const include = this.listOf(body.include, ['include'], check, (v, path) => check.oneOf(v, path, PROFILE_PARTS));
+    const bucketKeys = this.listOf(body.buckets, ['buckets'], check, (v, path) => {
+      const key = check.string(v, path, { min: 1, max: 100 });
+      if (key !== undefined && !/^[a-zA-Z0-9_:-]+$/.test(key)) check.fail(path, 'must contain only letters, digits, "_", ":" and "-"');
+      return key;
+    });
     check.throwIfAny(body);
     const started = Date.now();
     const latest = (await this.memories.find({ where: { containerTag: tag!, isLatest: true, isForgotten: false }, order: { updatedAt: 'DESC' }, take: 500 })).filter(
       (m) => this.visible(m) && matchesFilter(filter, m.metadata),
     );
-    const profile = {
-      static: latest.filter((m) => m.isStatic).slice(0, 50).map((m) => m.memory),
-      dynamic: latest.filter((m) => !m.isStatic).slice(0, 20).map((m) => m.memory),
-    };
+    // Without `include`, the two classic parts; buckets appear when asked for by either parameter.
+    const parts = new Set<ProfilePart>(include ?? ['static', 'dynamic', ...(bucketKeys ? (['buckets'] as const) : [])]);
+    const profile: Record<string, unknown> = {};
+    if (parts.has('static')) profile.static = latest.filter((m) => m.isStatic).slice(0, 50).map((m) => m.memory);
+    if (parts.has('dynamic')) profile.dynamic = latest.filter((m) => !m.isStatic).slice(0, 20).map((m) => m.memory);
+    if (parts.has('buckets')) {
+      profile.buckets = Object.fromEntries(
+        (bucketKeys ?? [DEFAULT_BUCKET.key]).map((key) => [key, latest.filter((m) => inBucket(key, m.memory)).slice(0, BUCKET_SIZE).map((m) => m.memory)]),
+      );
+    }
     if (!q) return { profile };
     const results = await search({ q, containerTag: tag, threshold: body.threshold ?? 0, filters: body.filters, searchMode: 'memories' });
     return { profile, searchResults: { results: results.results, total: results.total, timing: Date.now() - started } };
+  }
+
+  /** `POST /v4/profile/buckets`: the buckets a profile can be sorted into (only the default one: buckets are not configurable here). */
+  buckets(raw: unknown): { buckets: { key: string; description: string }[] } {
+    const body = objectBody(raw);
+    const check = new Checker();
+    if (!check.tag(body.containerTag, ['containerTag'])) check.fail(['containerTag'], 'is required');
+    check.throwIfAny(body);
+    return { buckets: [DEFAULT_BUCKET] };
+  }
+
+  private listOf<T>(value: unknown, path: string[], check: Checker, item: (v: unknown, path: (string | number)[]) => T | undefined): T[] | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value) || value.length > 20) {
+      check.fail(path, 'must be an array of at most 20 items');
+      return undefined;
+    }
+    return value.map((v, i) => item(v, [...path, i])).filter((v): v is T => v !== undefined);
   }
 
   /** `POST /v4/memories`: facts written directly, skipping the pipeline. */

@@ -278,14 +278,14 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const doc = await this.load(claim);
     const text = doc.text_content ?? '';
     const fresh = text.slice(Math.min(doc.dreamed_length, text.length));
-    const facts = this.memories.factsOf(fresh, doc.source === 'conversation');
     const tag = doc.container_tag ?? 'sm_project_default';
     const parse = (v: string | null) => (v ? (JSON.parse(v) as Metadata) : undefined);
+    const extraction = await this.memories.factsOf(fresh, { conversation: doc.source === 'conversation', tag, documentId: doc.id, filterByMetadata: parse(doc.filter_by_metadata) });
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
-      await this.memories.remember(q, tag, facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
+      await this.memories.remember(q, tag, extraction.facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
       await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, updated_at = ? WHERE id = ? RETURNING id', [text.length, 'done', Date.now(), claim.id]);
     }, { relaxed: true });
-    this.publisher.publish({ id: claim.id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done' });
+    this.publisher.publish({ id: claim.id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done', memoryExtractor: extraction.extractor, extractionFallback: extraction.fallbackReason });
   }
 }

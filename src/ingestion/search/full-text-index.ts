@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IngestionStore, Query } from '../store';
+import { VectorIndex } from './vector-index';
 
 const STOPWORDS = new Set(
   'a an and are as at be but by did do does for from had has have how i in is it its me my of on or our so that the their them then there these they this to was we were what when where which who why will with you your'.split(' '),
@@ -25,65 +26,273 @@ export interface IndexHit {
   rank: number;
 }
 
+type Match = 'all' | 'any';
+
+/** One ranked lookup: the query terms, how they combine, and how many hits to return after filters. */
+interface Lookup {
+  terms: string[];
+  match: Match;
+  tags: string[] | undefined;
+  limit: number;
+}
+
+/** What differs between the SQLite and PostgreSQL full-text indexes; the ranking strategy around it is shared. */
+interface FullTextDialect {
+  indexChunks(q: Query, documentId: string): Promise<unknown>;
+  /** The document's container tags changed without new content. */
+  retagChunks(q: Query, documentId: string): Promise<unknown>;
+  /** Runs before the chunk rows are deleted. */
+  unindexChunks(q: Query, documentId: string): Promise<unknown>;
+  indexMemory(q: Query, memoryId: string): Promise<unknown>;
+  unindexMemory(q: Query, memoryId: string): Promise<unknown>;
+  unindexMemoriesOf(q: Query, documentId: string): Promise<unknown>;
+  /** Chunk ids, best first (rank: higher is better), in documents carrying one of the tags. */
+  chunks(query: Query, lookup: Lookup, documentId?: string): Promise<IndexHit[]>;
+  /** Memory ids, best first, in the tags' containers. The caller still checks each memory is live. */
+  memories(query: Query, lookup: Lookup, includeForgotten: boolean): Promise<IndexHit[]>;
+}
+
+const tagLike = (column: string, tags: string[] | undefined) =>
+  tags?.length ? { sql: ` AND (${tags.map(() => `${column} LIKE ?`).join(' OR ')})`, params: tags.map((t) => `%"${t}"%`) } : { sql: '', params: [] as string[] };
+
 /**
- * The full-text indexes, kept outside TypeORM's entities (so schema sync never touches them):
- * SQLite FTS5 contentless tables keyed by row id, PostgreSQL tsvector tables with GIN indexes.
+ * Rows the index ranks before any join, so joins and tag filters touch a bounded set (widened when
+ * filters may discard rows).
+ */
+const rankedWindow = (limit: number, filtered: boolean) => Math.min(5000, filtered ? limit * 10 : limit);
+
+/**
+ * Matches worth ranking per term: twice the window, so the better half of what the index yields
+ * survives. Neither index can read matches in rank order, and ranking every match of a common word is
+ * what made searches slow (BM25 over 90,000 rows), so only these are ranked.
+ */
+const candidates = (window: number) => Math.min(1000, Math.max(100, window * 2));
+
+/**
+ * SQLite FTS5 contentless tables keyed by row id. A term's newest `candidates` matches come straight
+ * from the posting lists (rowid order), and BM25 ranks only those.
+ */
+class SqliteFullText implements FullTextDialect {
+  indexChunks(q: Query, documentId: string) {
+    return this.unindexChunks(q, documentId).then(() => q('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk WHERE document_id = ?', [documentId]));
+  }
+
+  retagChunks(): Promise<unknown> {
+    // Tags are filtered by joining the document, which always has the current ones.
+    return Promise.resolve();
+  }
+
+  unindexChunks(q: Query, documentId: string) {
+    return q('DELETE FROM memory_chunk_fts WHERE rowid IN (SELECT id FROM memory_chunk WHERE document_id = ?)', [documentId]);
+  }
+
+  indexMemory(q: Query, memoryId: string) {
+    return q('INSERT INTO memory_entry_fts (rowid, content) SELECT rowid, memory FROM memory_entry WHERE id = ?', [memoryId]);
+  }
+
+  unindexMemory(q: Query, memoryId: string) {
+    return q('DELETE FROM memory_entry_fts WHERE rowid = (SELECT rowid FROM memory_entry WHERE id = ?)', [memoryId]);
+  }
+
+  unindexMemoriesOf(q: Query, documentId: string) {
+    return q('DELETE FROM memory_entry_fts WHERE rowid IN (SELECT rowid FROM memory_entry WHERE document_id = ?)', [documentId]);
+  }
+
+  private match(terms: string[], match: Match): string {
+    return terms.map((t) => `"${t}"`).join(match === 'all' ? ' ' : ' OR ');
+  }
+
+  /**
+   * `(rowid, rank)` of the best `window` among the candidates: for `all`, the newest matches of every
+   * term together; for `any`, the newest matches of each term separately (a rare term is not crowded
+   * out by a common one), a row keeping its best rank.
+   */
+  private ranked(table: string, terms: string[], match: Match, window: number): { sql: string; params: unknown[] } {
+    const cap = candidates(window);
+    const one = `SELECT rowid, rank FROM (SELECT rowid, rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?)`;
+    if (match === 'all' || terms.length === 1) {
+      return { sql: `SELECT rowid, rank FROM (${one}) ORDER BY rank LIMIT ?`, params: [this.match(terms, match), cap, window] };
+    }
+    return {
+      sql: `SELECT rowid, min(rank) AS rank FROM (${terms.map(() => one).join(' UNION ALL ')}) GROUP BY rowid ORDER BY rank LIMIT ?`,
+      params: [...terms.flatMap((t) => [this.match([t], 'all'), cap]), window],
+    };
+  }
+
+  chunks(query: Query, { terms, match, tags, limit }: Lookup, documentId?: string): Promise<IndexHit[]> {
+    const tag = tagLike('d.container_tags', tags);
+    // One document's chunks may rank anywhere: every match is ranked when the search is inside a document.
+    // CROSS JOIN pins the order (ranked hits first); SQLite would otherwise scan the entity table and probe the index.
+    const ranked = documentId
+      ? { sql: 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ?', params: [this.match(terms, match)] }
+      : this.ranked('memory_chunk_fts', terms, match, rankedWindow(limit, !!tags?.length));
+    return query<IndexHit>(
+      `SELECT c.id AS id, -f.rank AS rank FROM (${ranked.sql}) f
+       CROSS JOIN memory_chunk c ON c.id = f.rowid CROSS JOIN memory_document d ON d.id = c.document_id
+       WHERE 1 = 1${tag.sql}${documentId ? ' AND c.document_id = ?' : ''} ORDER BY f.rank LIMIT ?`,
+      [...ranked.params, ...tag.params, ...(documentId ? [documentId] : []), limit],
+    );
+  }
+
+  memories(query: Query, { terms, match, tags, limit }: Lookup, includeForgotten: boolean): Promise<IndexHit[]> {
+    const tagSql = tags?.length ? ` AND m.container_tag IN (${tags.map(() => '?').join(', ')})` : '';
+    const ranked = this.ranked('memory_entry_fts', terms, match, rankedWindow(limit * 2, true));
+    return query<IndexHit>(
+      `SELECT m.id AS id, -f.rank AS rank FROM (${ranked.sql}) f
+       CROSS JOIN memory_entry m ON m.rowid = f.rowid WHERE m.is_latest = ?${includeForgotten ? '' : ' AND m.is_forgotten = ?'}${tagSql} ORDER BY f.rank LIMIT ?`,
+      [...ranked.params, true, ...(includeForgotten ? [] : [false]), ...(tags ?? []), limit],
+    );
+  }
+}
+
+/** The lexeme standing for a container tag; the text parser never yields a lexeme with a space. */
+const TAG_LEXEME = 'container ';
+/** `tsquery` input matching any of the tags (quoted lexemes, quotes and backslashes escaped). */
+const tagQuery = (tags: string[]) => tags.map((t) => `'${(TAG_LEXEME + t).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
+
+/**
+ * PostgreSQL tsvector tables with GIN indexes (fastupdate off: a pending list would be scanned by
+ * every search while ingestion writes). Each row's tsvector also holds one lexeme per container tag,
+ * so the index intersects a query's words with its tags and a small container is never crowded out
+ * by a large one. Each term brings at most `candidates` matches (in index order) and ts_rank ranks
+ * only those (it reads each row's tsvector).
+ */
+class PostgresFullText implements FullTextDialect {
+  indexChunks(q: Query, documentId: string) {
+    return q(
+      `INSERT INTO memory_chunk_search (chunk_id, tsv)
+       SELECT c.id, to_tsvector('english', c.content) || array_to_tsvector(ARRAY(SELECT '${TAG_LEXEME}' || jsonb_array_elements_text(COALESCE(d.container_tags, '[]')::jsonb)))
+       FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id WHERE c.document_id = ?
+       ON CONFLICT (chunk_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
+      [documentId],
+    );
+  }
+
+  retagChunks(q: Query, documentId: string) {
+    return this.indexChunks(q, documentId);
+  }
+
+  unindexChunks(): Promise<unknown> {
+    // memory_chunk_search rows go by ON DELETE CASCADE.
+    return Promise.resolve();
+  }
+
+  indexMemory(q: Query, memoryId: string) {
+    return q(
+      `INSERT INTO memory_entry_search (memory_id, tsv) SELECT id, to_tsvector('english', memory) || array_to_tsvector(ARRAY['${TAG_LEXEME}' || container_tag]) FROM memory_entry WHERE id = ?
+       ON CONFLICT (memory_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
+      [memoryId],
+    );
+  }
+
+  unindexMemory(q: Query, memoryId: string) {
+    return q('DELETE FROM memory_entry_search WHERE memory_id = ?', [memoryId]);
+  }
+
+  unindexMemoriesOf(): Promise<unknown> {
+    // memory_entry_search rows go by ON DELETE CASCADE.
+    return Promise.resolve();
+  }
+
+  /**
+   * `(key, tsv)` rows to rank, within the tags: for `all`, the first matches of every term together;
+   * for `any`, the first matches of each term separately, so a rare term is not crowded out by a common one.
+   */
+  private candidateRows(table: string, key: string, terms: string[], match: Match, tags: string[] | undefined, cap: number): { sql: string; params: unknown[] } {
+    const within = tags?.length ? { sql: ` && CAST(? AS tsquery)`, params: [tagQuery(tags)] } : { sql: '', params: [] };
+    // An all-stopword query parses to an empty tsquery, which must match nothing (not every row of the tags).
+    const one = (tsquery: string) => ({
+      sql: `(SELECT ${key}, tsv FROM ${table} WHERE numnode(to_tsquery('english', ?)) > 0 AND tsv @@ (to_tsquery('english', ?)${within.sql}) LIMIT ?)`,
+      params: [tsquery, tsquery, ...within.params, cap],
+    });
+    if (match === 'all' || terms.length === 1) return one(terms.join(' & '));
+    const parts = terms.map(one);
+    return { sql: `(SELECT DISTINCT ON (${key}) ${key}, tsv FROM (${parts.map((p) => p.sql).join(' UNION ALL ')}) u)`, params: parts.flatMap((p) => p.params) };
+  }
+
+  private tsquery(terms: string[], match: Match): string {
+    return terms.join(match === 'all' ? ' & ' : ' | ');
+  }
+
+  chunks(query: Query, { terms, match, tags, limit }: Lookup, documentId?: string): Promise<IndexHit[]> {
+    if (documentId) {
+      // Inside one document every match is ranked: its chunks are few, found through the document index.
+      return query<IndexHit>(
+        `SELECT c.id AS id, ts_rank(s.tsv, to_tsquery('english', ?)) AS rank FROM memory_chunk c JOIN memory_chunk_search s ON s.chunk_id = c.id
+         WHERE c.document_id = ? AND s.tsv @@ to_tsquery('english', ?) ORDER BY rank DESC LIMIT ?`,
+        [this.tsquery(terms, match), documentId, this.tsquery(terms, match), limit],
+      );
+    }
+    // The index already keeps to the tags; the join re-checks them against the document (a retag in flight).
+    const tag = tagLike('d.container_tags', tags);
+    const window = rankedWindow(limit, false);
+    const rows = this.candidateRows('memory_chunk_search', 'chunk_id', terms, match, tags, candidates(window));
+    return query<IndexHit>(
+      `SELECT c.id AS id, f.rank AS rank FROM (
+         SELECT h.chunk_id, ts_rank(h.tsv, to_tsquery('english', ?)) AS rank FROM ${rows.sql} h ORDER BY rank DESC LIMIT ?
+       ) f JOIN memory_chunk c ON c.id = f.chunk_id JOIN memory_document d ON d.id = c.document_id
+       WHERE 1 = 1${tag.sql} ORDER BY f.rank DESC LIMIT ?`,
+      [this.tsquery(terms, match), ...rows.params, window, ...tag.params, limit],
+    );
+  }
+
+  memories(query: Query, { terms, match, tags, limit }: Lookup): Promise<IndexHit[]> {
+    // Only live facts are indexed (superseded and forgotten versions are unindexed), so no join filters them.
+    const rows = this.candidateRows('memory_entry_search', 'memory_id', terms, match, tags, candidates(limit));
+    return query<IndexHit>(`SELECT h.memory_id AS id, ts_rank(h.tsv, to_tsquery('english', ?)) AS rank FROM ${rows.sql} h ORDER BY rank DESC LIMIT ?`, [
+      this.tsquery(terms, match),
+      ...rows.params,
+      limit,
+    ]);
+  }
+}
+
+/**
+ * The full-text indexes, kept outside TypeORM's entities (so schema sync never touches them), and the
+ * chunk vectors beside them: every index write of a document goes through here.
  */
 @Injectable()
 export class FullTextIndex {
-  constructor(private readonly store: IngestionStore) {}
+  private readonly dialect: FullTextDialect;
 
-  private get sqlite(): boolean {
-    return this.store.dialect === 'sqlite';
+  constructor(
+    private readonly store: IngestionStore,
+    private readonly vectors: VectorIndex,
+  ) {
+    this.dialect = store.dialect === 'sqlite' ? new SqliteFullText() : new PostgresFullText();
   }
 
   /** (Re)index every chunk of a document; idempotent, so a resumed document never doubles its rows. */
   async indexChunks(q: Query, documentId: string): Promise<void> {
-    if (this.sqlite) {
-      await q('DELETE FROM memory_chunk_fts WHERE rowid IN (SELECT id FROM memory_chunk WHERE document_id = ?)', [documentId]);
-      await q('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk WHERE document_id = ?', [documentId]);
-    } else {
-      await q(
-        `INSERT INTO memory_chunk_search (chunk_id, tsv) SELECT id, to_tsvector('english', content) FROM memory_chunk WHERE document_id = ?
-         ON CONFLICT (chunk_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
-        [documentId],
-      );
-    }
+    await this.dialect.indexChunks(q, documentId);
+    await this.vectors.indexDocument(q, documentId);
+  }
+
+  /** The document's container tags changed (content did not): its index rows follow. */
+  async retagDocument(q: Query, documentId: string): Promise<void> {
+    await this.dialect.retagChunks(q, documentId);
+    await this.vectors.indexDocument(q, documentId);
   }
 
   /** Delete a document's chunks and their index rows. */
   async deleteChunks(q: Query, documentId: string): Promise<void> {
-    if (this.sqlite) await q('DELETE FROM memory_chunk_fts WHERE rowid IN (SELECT id FROM memory_chunk WHERE document_id = ?)', [documentId]);
-    // PostgreSQL: memory_chunk_search rows go by ON DELETE CASCADE.
+    await this.dialect.unindexChunks(q, documentId);
     await q('DELETE FROM memory_chunk WHERE document_id = ?', [documentId]);
+    this.vectors.removeDocument(documentId);
   }
 
   async indexMemory(q: Query, memoryId: string): Promise<void> {
-    if (this.sqlite) {
-      await q('INSERT INTO memory_entry_fts (rowid, content) SELECT rowid, memory FROM memory_entry WHERE id = ?', [memoryId]);
-    } else {
-      await q(
-        `INSERT INTO memory_entry_search (memory_id, tsv) SELECT id, to_tsvector('english', memory) FROM memory_entry WHERE id = ?
-         ON CONFLICT (memory_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
-        [memoryId],
-      );
-    }
+    await this.dialect.indexMemory(q, memoryId);
   }
 
   /** Only live facts stay indexed: superseded and forgotten versions would crowd every ranked window. */
   async unindexMemory(q: Query, memoryId: string): Promise<void> {
-    if (this.sqlite) await q('DELETE FROM memory_entry_fts WHERE rowid = (SELECT rowid FROM memory_entry WHERE id = ?)', [memoryId]);
-    else await q('DELETE FROM memory_entry_search WHERE memory_id = ?', [memoryId]);
+    await this.dialect.unindexMemory(q, memoryId);
   }
 
   async deleteMemoriesOf(q: Query, documentId: string): Promise<void> {
-    if (this.sqlite) await q('DELETE FROM memory_entry_fts WHERE rowid IN (SELECT rowid FROM memory_entry WHERE document_id = ?)', [documentId]);
+    await this.dialect.unindexMemoriesOf(q, documentId);
     await q('DELETE FROM memory_entry WHERE document_id = ?', [documentId]);
-  }
-
-  private tagClause(column: string, tags: string[] | undefined): { sql: string; params: string[] } {
-    if (!tags?.length) return { sql: '', params: [] };
-    return { sql: ` AND (${tags.map(() => `${column} LIKE ?`).join(' OR ')})`, params: tags.map((t) => `%"${t}"%`) };
   }
 
   /**
@@ -91,7 +300,7 @@ export class FullTextIndex {
    * any term only when fewer than `enough` have them all. Ranking every loose match of a common
    * word is what makes full-text search slow.
    */
-  private async allThenAny(terms: string[], limit: number, enough: number, search: (match: 'all' | 'any') => Promise<IndexHit[]>): Promise<IndexHit[]> {
+  private async allThenAny(terms: string[], limit: number, enough: number, search: (match: Match) => Promise<IndexHit[]>): Promise<IndexHit[]> {
     if (!terms.length) return [];
     const all = await search('all');
     if (all.length >= enough || terms.length === 1) return all;
@@ -99,74 +308,13 @@ export class FullTextIndex {
     return [...all, ...(await search('any')).filter((h) => !seen.has(String(h.id)))].slice(0, limit);
   }
 
-  private ftsQuery(terms: string[], match: 'all' | 'any'): string {
-    if (this.sqlite) return terms.map((t) => `"${t}"`).join(match === 'all' ? ' ' : ' OR ');
-    return terms.join(match === 'all' ? ' & ' : ' | ');
-  }
-
   /** Up to `limit` chunk ids best matching the terms, within documents carrying one of the tags; `enough` hits with every term skip the loose pass. */
   searchChunks(terms: string[], tags: string[] | undefined, limit: number, enough: number, documentId?: string): Promise<IndexHit[]> {
-    return this.allThenAny(terms, limit, enough, (match) => this.matchChunks(this.ftsQuery(terms, match), tags, limit, documentId));
+    return this.allThenAny(terms, limit, enough, (match) => this.dialect.chunks(this.store.query, { terms, match, tags, limit }, documentId));
   }
 
-  /**
-   * Rows the index ranks before any join: FTS5 keeps only the top N of `ORDER BY rank LIMIT N`, so
-   * the joins and tag filters then touch a bounded set (widened when filters may discard rows).
-   */
-  private window(limit: number, filtered: boolean): number {
-    return Math.min(5000, filtered ? limit * 10 : limit);
-  }
-
-  private async matchChunks(query: string, tags: string[] | undefined, limit: number, documentId?: string): Promise<IndexHit[]> {
-    const tag = this.tagClause('d.container_tags', tags);
-    const doc = documentId ? ' AND c.document_id = ?' : '';
-    const docParams = documentId ? [documentId] : [];
-    if (this.sqlite) {
-      // One document's chunks may rank anywhere: without a window when the search is inside a document.
-      // CROSS JOIN pins the order (ranked hits first); SQLite would otherwise scan the entity table and probe the index.
-      const ranked = documentId
-        ? 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ?'
-        : 'SELECT rowid, rank FROM memory_chunk_fts WHERE memory_chunk_fts MATCH ? ORDER BY rank LIMIT ?';
-      return this.store.query<IndexHit>(
-        `SELECT c.id AS id, -f.rank AS rank FROM (${ranked}) f
-         CROSS JOIN memory_chunk c ON c.id = f.rowid CROSS JOIN memory_document d ON d.id = c.document_id
-         WHERE 1 = 1${tag.sql}${doc} ORDER BY f.rank LIMIT ?`,
-        [query, ...(documentId ? [] : [this.window(limit, !!tags?.length)]), ...tag.params, ...docParams, limit],
-      );
-    }
-    const ranked = `SELECT s.chunk_id, ts_rank(s.tsv, query) AS rank FROM memory_chunk_search s, to_tsquery('english', ?) query WHERE s.tsv @@ query${
-      documentId ? '' : ' ORDER BY rank DESC LIMIT ?'
-    }`;
-    return this.store.query<IndexHit>(
-      `SELECT c.id AS id, f.rank AS rank FROM (${ranked}) f
-       JOIN memory_chunk c ON c.id = f.chunk_id JOIN memory_document d ON d.id = c.document_id
-       WHERE 1 = 1${tag.sql}${doc} ORDER BY f.rank DESC LIMIT ?`,
-      [query, ...(documentId ? [] : [this.window(limit, !!tags?.length)]), ...tag.params, ...docParams, limit],
-    );
-  }
-
-  /** Latest, unforgotten (unless asked) memory ids best matching the terms within the tags. */
+  /** Memory ids best matching the terms within the tags; the caller keeps only latest, visible ones. */
   searchMemories(terms: string[], tags: string[] | undefined, limit: number, enough: number, includeForgotten = false): Promise<IndexHit[]> {
-    return this.allThenAny(terms, limit, enough, (match) => this.matchMemories(this.ftsQuery(terms, match), tags, limit, includeForgotten));
-  }
-
-  private async matchMemories(query: string, tags: string[] | undefined, limit: number, includeForgotten: boolean): Promise<IndexHit[]> {
-    const tagSql = tags?.length ? ` AND m.container_tag IN (${tags.map(() => '?').join(', ')})` : '';
-    const live = `m.is_latest = ?${includeForgotten ? '' : ' AND m.is_forgotten = ?'}`;
-    const liveParams = includeForgotten ? [true] : [true, false];
-    // Superseded and forgotten versions stay indexed, so the ranked window is wider than the page.
-    const window = this.window(limit * 2, true);
-    if (this.sqlite) {
-      return this.store.query<IndexHit>(
-        `SELECT m.id AS id, -f.rank AS rank FROM (SELECT rowid, rank FROM memory_entry_fts WHERE memory_entry_fts MATCH ? ORDER BY rank LIMIT ?) f
-         CROSS JOIN memory_entry m ON m.rowid = f.rowid WHERE ${live}${tagSql} ORDER BY f.rank LIMIT ?`,
-        [query, window, ...liveParams, ...(tags ?? []), limit],
-      );
-    }
-    return this.store.query<IndexHit>(
-      `SELECT m.id AS id, f.rank AS rank FROM (SELECT s.memory_id, ts_rank(s.tsv, query) AS rank FROM memory_entry_search s, to_tsquery('english', ?) query
-       WHERE s.tsv @@ query ORDER BY rank DESC LIMIT ?) f JOIN memory_entry m ON m.id = f.memory_id WHERE ${live}${tagSql} ORDER BY f.rank DESC LIMIT ?`,
-      [query, window, ...liveParams, ...(tags ?? []), limit],
-    );
+    return this.allThenAny(terms, limit, enough, (match) => this.dialect.memories(this.store.query, { terms, match, tags, limit }, includeForgotten));
   }
 }

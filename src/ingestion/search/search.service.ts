@@ -9,11 +9,10 @@ import { MemoriesService } from '../memories/memories.service';
 import { Checker, objectBody } from '../validation';
 import { FullTextIndex, IndexHit, queryTerms, termCoverage } from './full-text-index';
 import { cosine, EmbeddingProvider } from '../pipeline/embedding-provider';
-import { IngestionStore } from '../store';
 import { FilterExpression, matchesFilter, parseFilter } from './metadata-filter';
+import { VectorIndex } from './vector-index';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const VECTOR_SCAN_LIMIT = 5000;
 
 interface ScoredChunk {
   chunk: MemoryChunk;
@@ -30,14 +29,14 @@ function similarity(terms: string[], text: string, rank: number, best: number): 
   return Math.round((0.3 + 0.5 * termCoverage(terms, text) + 0.2 * relative) * 1000) / 1000;
 }
 
-/** Retrieval over the full-text indexes; never waits for the pipeline. */
+/** Retrieval over the full-text indexes and, with an embedding provider, the vector index; never waits for the pipeline. */
 @Injectable()
 export class SearchService {
   constructor(
     private readonly index: FullTextIndex,
     private readonly memories: MemoriesService,
     private readonly embeddings: EmbeddingProvider,
-    private readonly store: IngestionStore,
+    private readonly vectors: VectorIndex,
     @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
     @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
   ) {}
@@ -52,22 +51,26 @@ export class SearchService {
     }
   }
 
-  /**
-   * Nearest chunks by brute-force cosine over the most recent embedded chunks of the tags. There is
-   * no vector index: this bounds the scan, and full-text hits are always re-scored with their vectors.
-   */
+  /** Nearest chunks of the tags through the in-process vector index (see VectorIndex for its bounds). */
   private async nearestChunks(vector: number[], tags: string[] | undefined, count: number): Promise<number[]> {
-    const tagSql = tags?.length ? ` AND (${tags.map(() => 'd.container_tags LIKE ?').join(' OR ')})` : '';
-    const rows = await this.store.query<{ id: number; embedding: string }>(
-      `SELECT c.id AS id, c.embedding AS embedding FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id
-       WHERE c.embedding IS NOT NULL${tagSql} ORDER BY c.id DESC LIMIT ?`,
-      [...(tags ?? []).map((t) => `%"${t}"%`), VECTOR_SCAN_LIMIT],
-    );
-    return rows
-      .map((r) => ({ id: Number(r.id), score: cosine(vector, JSON.parse(r.embedding) as number[]) }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, count)
-      .map((r) => r.id);
+    await this.vectors.ready();
+    return this.vectors.nearest(vector, tags, count).map((hit) => hit.id);
+  }
+
+  /** Cosine similarity of each chunk to the query: from the vector index, or from the stored vector for chunks it does not hold. */
+  private async semanticScores(vector: number[], ids: number[]): Promise<Map<number, number>> {
+    const scores = new Map<number, number>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const score = this.vectors.similarity(vector, id);
+      if (score === undefined) missing.push(id);
+      else scores.set(id, score);
+    }
+    if (missing.length) {
+      const stored = await this.chunks.find({ where: { id: In(missing) }, select: { id: true, embedding: true } });
+      for (const c of stored) if (c.embedding) scores.set(c.id, cosine(vector, JSON.parse(c.embedding) as number[]));
+    }
+    return scores;
   }
 
   private async scoredChunks(q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
@@ -78,7 +81,10 @@ export class SearchService {
     const ids = new Set(ranks.keys());
     if (vector && !documentId) for (const id of await this.nearestChunks(vector, tags, pool)) ids.add(id);
     if (!ids.size) return [];
-    const chunks = await this.chunks.findBy({ id: In([...ids]) });
+    const [chunks, semantic] = await Promise.all([
+      this.chunks.find({ where: { id: In([...ids]) }, select: { id: true, documentId: true, position: true, content: true } }),
+      vector ? this.semanticScores(vector, [...ids]) : Promise.resolve(undefined),
+    ]);
     const docs = await this.documents.find({
       where: { id: In([...new Set(chunks.map((c) => c.documentId))]) },
       select: { id: true, customId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true, containerTags: true, status: true, filepath: true },
@@ -89,11 +95,13 @@ export class SearchService {
     for (const chunk of chunks) {
       const doc = byDoc.get(chunk.documentId);
       if (!doc || (documentId && chunk.documentId !== documentId) || !matchesFilter(filter, doc.metadata)) continue;
+      // The vector index learns of a document's new tags only when it is reprocessed: tags are checked here.
+      if (tags?.length && !doc.containerTags?.some((t) => tags.includes(t))) continue;
       const rank = ranks.get(chunk.id);
       const lexical = rank === undefined ? 0 : similarity(terms, chunk.content, rank, best);
       // Hybrid: lexical and vector similarity weigh the same when both exist.
-      const semantic = vector && chunk.embedding ? Math.max(0, cosine(vector, JSON.parse(chunk.embedding) as number[])) : undefined;
-      const score = semantic === undefined ? lexical : Math.round((0.5 * lexical + 0.5 * semantic) * 1000) / 1000;
+      const cos = semantic?.get(chunk.id);
+      const score = cos === undefined ? lexical : Math.round((0.5 * lexical + 0.5 * Math.max(0, cos)) * 1000) / 1000;
       out.push({ chunk, doc, score });
     }
     return out.sort((a, b) => b.score - a.score);
@@ -160,10 +168,14 @@ export class SearchService {
     const include = (body.include && typeof body.include === 'object' ? body.include : {}) as Record<string, unknown>;
     if (body.include !== undefined && (typeof body.include !== 'object' || Array.isArray(body.include))) check.fail(['include'], 'must be an object');
     check.throwIfAny(body);
-    const results: Record<string, unknown>[] = [];
-    if (mode !== 'documents') results.push(...(await this.memoryResults(q!, tags, limit, threshold, filter, include)));
-    if (mode !== 'memories' || include.chunks === true) {
-      const chunks = (await this.scoredChunks(q!, tags, limit, filter)).filter((s) => s.score >= threshold);
+    // Memories and chunks are independent lookups: on PostgreSQL they run on two connections at once.
+    const [memories, scored] = await Promise.all([
+      mode !== 'documents' ? this.memoryResults(q!, tags, limit, threshold, filter, include) : Promise.resolve([]),
+      mode !== 'memories' || include.chunks === true ? this.scoredChunks(q!, tags, limit, filter) : Promise.resolve(undefined),
+    ]);
+    const results: Record<string, unknown>[] = [...memories];
+    if (scored) {
+      const chunks = scored.filter((s) => s.score >= threshold);
       results.push(
         ...chunks.map((s) => ({
           id: String(s.chunk.id),
@@ -189,7 +201,7 @@ export class SearchService {
     const scored: { m: MemoryEntry; score: number }[] = [];
     for (const hit of hits) {
       const m = entries.get(String(hit.id));
-      if (!m || (!include.forgottenMemories && !this.memories.isVisible(m)) || !matchesFilter(filter, m.metadata)) continue;
+      if (!m || !m.isLatest || (!include.forgottenMemories && !this.memories.isVisible(m)) || !matchesFilter(filter, m.metadata)) continue;
       const score = similarity(terms, m.memory, Number(hit.rank), best) * (m.isInference ? 0.8 : 1);
       if (score >= threshold) scored.push({ m, score: Math.round(score * 1000) / 1000 });
     }

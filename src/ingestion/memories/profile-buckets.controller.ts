@@ -1,0 +1,20 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorBody } from '../documents/dto/document.dto';
+import { MemoriesService } from './memories.service';
+
+@ApiTags('memory: search')
+@ApiBearerAuth()
+@ApiResponse({ status: 400, type: ErrorBody })
+@ApiResponse({ status: 401, type: ErrorBody })
+@Controller('v4/profile')
+export class ProfileBucketsController {
+  constructor(private readonly memories: MemoriesService) {}
+
+  @Post('buckets')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'profile.buckets', summary: 'Buckets a profile can be sorted into' })
+  buckets(@Body() body: unknown) {
+    return this.memories.buckets(body);
+  }
+}
