@@ -1,30 +1,49 @@
 // Assistant streaming figures for Keel:
 //   1. added latency of a text delta: from the scripted model server writing a chunk to the client
 //      receiving its `message.part.updated` {delta} on /event (one chunk in flight at a time), p50/p99;
-//   2. a 10,000-delta reply streamed as fast as the model server can write it: every delta must
-//      arrive once and in order, and the server's RSS is read before, after, and after a second reply.
+//   2. a 10,000-delta reply streamed as fast as the model server can write it (three times): every
+//      delta must arrive once and in order; the server's RSS is read before (after a full GC), at its
+//      peak during the reply (sampled every 20 ms), when the session is idle, and after a full GC.
 //
 // Usage (after `scripts/build-to.sh .dist-<you>`):
 //   KEEL_DIST=$PWD/.dist-<you> node bench/assistant-latency.mjs [--chunks 1000] [--burst 10000]
 // With DATABASE_URL=postgres://… the server uses that database (a fresh one is created and dropped).
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { machineLine, numberOption, percentile, rssMb } from './lib/figures.mjs';
+import { freshDatabase, startKeel } from './lib/keel-server.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
+const option = (name, fallback) => numberOption(argv, name, fallback);
 const CHUNKS = option('chunks', 1000);
 const BURST = option('burst', 10_000);
 const BURSTS = option('bursts', 3);
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const here = dirname(fileURLToPath(import.meta.url));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The server's RSS once a full GC has run (SIGWINCH, see server-gc-signal.cjs) and memory stopped moving. */
+async function settledRss(pid) {
+  process.kill(pid, 'SIGWINCH');
+  await sleep(500);
+  let previous = rssMb(pid);
+  for (let i = 0; i < 20; i++) {
+    await sleep(250);
+    const now = rssMb(pid);
+    if (Math.abs(now - previous) < 0.5) return now;
+    previous = now;
+  }
+  return previous;
+}
+
+/** Samples the server's RSS every 20 ms until stopped; resolves to the peak. */
+function watchPeakRss(pid) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
+  return () => (clearInterval(timer), Math.max(peak, rssMb(pid)));
+}
 
 /** The scripted OpenAI-compatible model: each reply is produced by `script(write)` (write = one SSE chunk). */
 function startModelServer() {
@@ -50,49 +69,17 @@ function startModelServer() {
   );
 }
 
-async function freshDatabase() {
-  const url = process.env.DATABASE_URL;
-  if (!url?.startsWith('postgres')) return { url: '', drop: () => {} };
-  const name = `keel_bench_${process.pid}_${Date.now()}`;
-  execFileSync('psql', [url, '-qc', `CREATE DATABASE "${name}"`]);
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  return { url: dbUrl.toString(), drop: () => execFileSync('psql', [url, '-qc', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]) };
-}
-
-function startKeel(databaseUrl) {
-  const dist = process.env.KEEL_DIST ?? join(here, '..', 'dist');
-  const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-data-'));
-  const child = spawn(process.execPath, [join(dist, 'main.js')], {
-    // Every streamed update carries the whole part (the reference wire format): a 10,000-delta reply is
-    // ~300 MB of frames, and a reader that falls more than the default 8 MB behind is disconnected.
-    env: { KEEL_SSE_MAX_BUFFER: String(1024 ** 3), ...process.env, NODE_OPTIONS: process.env.KEEL_BENCH_SERVER_NODE_OPTIONS ?? '', DATABASE_URL: databaseUrl, KEEL_PORT: '0', KEEL_HOST: '127.0.0.1', KEEL_DATA_DIR: dataDir, KEEL_LOG_LEVEL: 'warn', KEEL_ALLOWED_DIRECTORIES: tmpdir() },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (c) => {
-      out += c;
-      const match = /opencode server listening on (http:\/\/\S+)/.exec(out);
-      if (!match) return;
-      child.stdout.off('data', onData);
-      child.stdout.on('data', (c) => process.env.KEEL_BENCH_VERBOSE && process.stderr.write(c));
-      resolve({
-        url: match[1],
-        pid: child.pid,
-        stop: async () => {
-          const exited = new Promise((r) => child.once('exit', r));
-          child.kill('SIGTERM');
-          await exited;
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      });
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code, signal) => {
-      if (signal !== 'SIGTERM') console.error(`keel exited (code ${code}, signal ${signal})`);
-      reject(new Error(`keel exited with ${code}: ${out}`));
-    });
+function startAssistantKeel(databaseUrl) {
+  return startKeel({
+    databaseUrl,
+    allowedDirectories: tmpdir(),
+    env: {
+      // Every streamed update carries the whole part (the reference wire format): a 10,000-delta reply is
+      // ~300 MB of frames, and a reader that falls more than the default 8 MB behind is disconnected.
+      KEEL_SSE_MAX_BUFFER: process.env.KEEL_SSE_MAX_BUFFER ?? String(1024 ** 3),
+      NODE_OPTIONS: `--require ${join(here, 'server-gc-signal.cjs')} ${process.env.KEEL_BENCH_SERVER_NODE_OPTIONS ?? ''}`,
+    },
+    onOutput: (chunk) => process.env.KEEL_BENCH_VERBOSE && process.stderr.write(chunk),
   });
 }
 
@@ -152,7 +139,7 @@ async function main() {
     }),
   );
   const database = await freshDatabase();
-  const keel = await startKeel(database.url);
+  const keel = await startAssistantKeel(database.url);
   process.once('exit', () => {
     try {
       process.kill(keel.pid, 'SIGKILL');
@@ -200,34 +187,38 @@ async function main() {
     });
     let timer;
     const done = Promise.race([idle(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`burst: idle not seen within 120 s (${received.length} deltas)`)), 120_000)))]).finally(() => clearTimeout(timer));
+    const stopWatching = watchPeakRss(keel.pid);
     const started = performance.now();
     await post(`${keel.url}/session/${session.id}/message${q}`, { parts: [{ type: 'text', text: 'burst' }] });
     await done;
     const elapsed = performance.now() - started;
+    const peak = stopWatching();
+    // Every delta exactly once, in order: any drop, duplicate or swap breaks the sequence.
     let inOrder = received.length === BURST;
     for (let i = 0; inOrder && i < BURST; i++) inOrder = received[i] === `b${i} `;
-    return { received: received.length, inOrder, elapsed };
+    return { received: received.length, inOrder, elapsed, peak, after: rssMb(keel.pid), settled: await settledRss(keel.pid) };
   };
-  global.gc?.();
-  const rssBefore = rssMb(keel.pid);
+  const rssBefore = await settledRss(keel.pid);
   const bursts = [];
-  for (let i = 0; i < BURSTS; i++) bursts.push({ ...(await burst()), rss: rssMb(keel.pid) });
+  for (let i = 0; i < BURSTS; i++) bursts.push(await burst());
 
   events.close();
   await keel.stop();
   model.close();
-  database.drop();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 
-  const mem = execFileSync('free', ['-g']).toString().split('\n')[1].trim().replace(/\s+/g, ' ');
   console.log(`# assistant-latency — ${new Date().toISOString()}`);
-  console.log(`machine: nproc=${execFileSync('nproc').toString().trim()}, free -g: ${mem}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}; database: ${database.url ? 'postgres' : 'sqlite'}`);
+  console.log(`machine: ${machineLine()}; database: ${database.url ? 'postgres' : 'sqlite'}`);
   console.log(`command: KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'} node bench/assistant-latency.mjs --chunks ${CHUNKS} --burst ${BURST} --bursts ${BURSTS}`);
   console.log(`delta latency (model chunk written -> /event delta received), ${latencies.length} chunks: p50 ${percentile(latencies, 50).toFixed(3)} ms, p99 ${percentile(latencies, 99).toFixed(3)} ms, max ${latencies.at(-1).toFixed(3)} ms`);
+  console.log(`server RSS before the bursts (after a full GC): ${rssBefore.toFixed(1)} MB`);
   bursts.forEach((run, i) =>
-    console.log(`burst ${i + 1}: ${run.received}/${BURST} deltas, in order: ${run.inOrder}, ${run.elapsed.toFixed(0)} ms (${((BURST / run.elapsed) * 1000).toFixed(0)} deltas/s), server RSS after ${run.rss.toFixed(1)} MB`),
+    console.log(
+      `burst ${i + 1}: ${run.received}/${BURST} deltas, in order: ${run.inOrder}, ${run.elapsed.toFixed(0)} ms (${((BURST / run.elapsed) * 1000).toFixed(0)} deltas/s); ` +
+        `server RSS peak ${run.peak.toFixed(1)} MB, at idle ${run.after.toFixed(1)} MB, after a full GC ${run.settled.toFixed(1)} MB`,
+    ),
   );
-  console.log(`server RSS before the bursts: ${rssBefore.toFixed(1)} MB`);
   if (bursts.some((run) => !run.inOrder)) process.exitCode = 1;
 }
 

@@ -3,20 +3,22 @@
 // RSS during ingestion, then search latency (v3 chunk search, v4 hybrid) with ~100k chunks stored.
 //   KEEL_DIST=$PWD/.dist-mem node bench/memory-ingest.mjs            (SQLite in a temp data dir)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test … node bench/memory-ingest.mjs   (fresh PostgreSQL database)
-// Knobs: BENCH_DOCS (10000), BENCH_CHUNKS (100000), BENCH_BATCH (500), BENCH_PARALLEL (4), BENCH_QUERIES (400).
-import { spawn, execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Knobs: BENCH_DOCS (10000), BENCH_CHUNKS (100000), BENCH_BATCH (500), BENCH_PARALLEL (4), BENCH_QUERIES (400),
+// BENCH_EMBED_DIM (0 = full text only; e.g. 256 starts a loopback OpenAI-compatible /embeddings server with
+// deterministic hashed bag-of-words vectors, so chunks get vectors and search is hybrid),
+// BENCH_DREAM_WAIT_S (1800: how long to wait for memory extraction before measuring search).
+// Search is measured twice: while the documents after the first BENCH_DOCS are ingested, and once the
+// pipeline and dreaming have finished.
+import { createServer } from 'node:http';
+import { machineLine, percentile, rssMb } from './lib/figures.mjs';
+import { freshDatabase, startKeel } from './lib/keel-server.mjs';
 
-const require = createRequire(import.meta.url);
-const dist = process.env.KEEL_DIST ?? join(import.meta.dirname, '..', 'dist');
 const DOCS = Number(process.env.BENCH_DOCS ?? 10_000);
 const CHUNK_TARGET = Number(process.env.BENCH_CHUNKS ?? 100_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 4);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 400);
+const EMBED_DIM = Number(process.env.BENCH_EMBED_DIM ?? 0);
 const KEY = 'bench-key';
 
 // A 5,000-word vocabulary drawn with a Zipf distribution (s = 1), like natural text: a few words
@@ -64,38 +66,32 @@ function documentText(i) {
   return text;
 }
 
-async function freshDatabase() {
-  if (!process.env.DATABASE_URL) return {};
-  const { Client } = require(join(import.meta.dirname, '..', 'node_modules', 'pg'));
-  const admin = new Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `keel_bench_${Date.now()}`;
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new Client({ connectionString: process.env.DATABASE_URL });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await again.end();
-    },
-  };
+/** Deterministic embeddings: each word adds ±1 to a hashed dimension (FNV-1a), then the vector is normalised. */
+function hashedEmbedding(text) {
+  const vector = new Float64Array(EMBED_DIM);
+  for (const w of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+    vector[(h >>> 1) % EMBED_DIM] += h & 1 ? 1 : -1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return Array.from(vector, (v) => Math.round((v / norm) * 1e6) / 1e6);
 }
 
-function startServer(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dist, 'main.js')], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+async function startEmbeddingServer() {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      requests++;
+      const input = [JSON.parse(body).input].flat();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: input.map((t, index) => ({ object: 'embedding', index, embedding: hashedEmbedding(t) })) }));
     });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, requests: () => requests, close: () => new Promise((r) => server.close(r)) };
 }
 
 async function api(url, path, body, method = 'POST') {
@@ -106,11 +102,6 @@ async function api(url, path, body, method = 'POST') {
   });
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? null : response.json();
-}
-
-function rssMb(pid) {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
 }
 
 async function ingest(url, from, count) {
@@ -141,22 +132,45 @@ async function waitDone(url, started, sample) {
   }
 }
 
-const pct = (values, p) => values.slice().sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const pct = (values, p) => percentile(values.slice().sort((a, b) => a - b), p);
+const summary = (times) => `p50 ${pct(times, 50).toFixed(2)} ms, p95 ${pct(times, 95).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms (${times.length} queries)`;
 
-async function latency(url, path, makeBody) {
-  const times = [];
-  for (let i = 0; i < QUERIES; i++) {
-    const body = makeBody();
-    const t = performance.now();
-    await api(url, path, body);
-    times.push(performance.now() - t);
-  }
-  return `p50 ${pct(times, 50).toFixed(2)} ms, p95 ${pct(times, 95).toFixed(2)} ms, max ${Math.max(...times).toFixed(1)} ms`;
+const query = () => `${queryWord()} ${queryWord()}`;
+const SEARCHES = {
+  v3: ['/v3/search', () => ({ q: query(), containerTag: 'bench', limit: 10 })],
+  v4: ['/v4/search', () => ({ q: query(), containerTag: 'bench', searchMode: 'hybrid', limit: 10, threshold: 0 })],
+};
+
+async function timed(url, kind) {
+  const [path, makeBody] = SEARCHES[kind];
+  const body = makeBody();
+  const t = performance.now();
+  await api(url, path, body);
+  return performance.now() - t;
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-'));
+async function latency(url, kind) {
+  const times = [];
+  for (let i = 0; i < QUERIES; i++) times.push(await timed(url, kind));
+  return summary(times);
+}
+
+/** Sequential v3/v4 searches, alternating, until `work` settles: what a user sees while ingestion runs. */
+async function latencyDuring(url, work) {
+  const times = { v3: [], v4: [] };
+  let settled = false;
+  const done = work.finally(() => (settled = true));
+  for (let i = 0; !settled; i++) {
+    const kind = i % 2 ? 'v4' : 'v3';
+    times[kind].push(await timed(url, kind));
+  }
+  return { result: await done, times };
+}
+
+const embeddings = EMBED_DIM > 0 ? await startEmbeddingServer() : undefined;
 const database = await freshDatabase();
-const { child, url } = await startServer({ KEEL_PORT: '0', KEEL_DATA_DIR: dataDir, KEEL_API_KEYS: KEY, KEEL_LOG_LEVEL: 'warn', ...(database.url ? { DATABASE_URL: database.url } : {}) });
+const keel = await startKeel({ databaseUrl: database.url, env: { KEEL_API_KEYS: KEY, ...(embeddings ? { KEEL_EMBEDDING_URL: embeddings.url } : {}) } });
+const { child, url } = keel;
 let peakRss = rssMb(child.pid);
 const sample = () => (peakRss = Math.max(peakRss, rssMb(child.pid)));
 const sampler = setInterval(sample, 100);
@@ -169,8 +183,9 @@ try {
   const perDoc = chunks.length;
   const lines = [
     `# keel memory bench — ${new Date().toISOString()}`,
-    `machine: ${execSync('nproc').toString().trim()} cores, ${execSync("free -g | awk '/Mem:/ {print $2}'").toString().trim()} GB RAM, node ${process.version}, ${database.url ? 'PostgreSQL' : 'SQLite'}`,
-    `command: ${database.url ? 'DATABASE_URL=… ' : ''}KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'} node bench/memory-ingest.mjs (docs ${DOCS}, batch ${BATCH}, ${PARALLEL} parallel requests)`,
+    `machine: ${machineLine()}, ${database.url ? 'PostgreSQL' : 'SQLite'}`,
+    `command: ${database.url ? 'DATABASE_URL=… ' : ''}${EMBED_DIM ? `BENCH_EMBED_DIM=${EMBED_DIM} ` : ''}KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'} node bench/memory-ingest.mjs (docs ${DOCS}, batch ${BATCH}, ${PARALLEL} parallel requests)`,
+    `embeddings: ${EMBED_DIM ? `${EMBED_DIM}-dimension hashed vectors from a loopback server (hybrid search)` : 'none (full-text search only)'}`,
     `ingest: ${DOCS} docs of ~2 KB accepted in ${(acceptMs / 1000).toFixed(2)} s = ${Math.round(DOCS / (acceptMs / 1000))} docs/s`,
     `pipeline: all ${DOCS} done ${(doneMs / 1000).toFixed(2)} s after the first request (${perDoc} chunks per doc)`,
     `rss: ${baseRss.toFixed(0)} MB at start, peak ${peakRss.toFixed(0)} MB during ingestion`,
@@ -178,14 +193,19 @@ try {
   console.log(lines.join('\n'));
   const extraDocs = Math.max(0, Math.ceil(CHUNK_TARGET / perDoc) - DOCS);
   if (extraDocs > 0) {
-    await ingest(url, DOCS, extraDocs);
-    await waitDone(url, performance.now(), sample);
+    const { times } = await latencyDuring(
+      url,
+      ingest(url, DOCS, extraDocs).then(() => waitDone(url, performance.now(), sample)),
+    );
+    console.log(`search while ${extraDocs} more docs are ingested and processed (sequential, v3 and v4 alternating, same queries as below):`);
+    console.log(`  POST /v3/search: ${summary(times.v3)}`);
+    console.log(`  POST /v4/search hybrid: ${summary(times.v4)}`);
   }
   const stored = (DOCS + extraDocs) * perDoc;
   // Dreaming runs oldest first: when the newest document has dreamed, all have.
   const dreamStarted = performance.now();
   const newest = (await api(url, '/v3/documents/list', { limit: 1, sort: 'createdAt', order: 'desc' })).memories[0].id;
-  const dreamBudget = Number(process.env.BENCH_DREAM_WAIT_S ?? 180) * 1000;
+  const dreamBudget = Number(process.env.BENCH_DREAM_WAIT_S ?? 1800) * 1000;
   let dreamt = false;
   while (!(dreamt = (await api(url, `/v3/documents/${newest}`, undefined, 'GET')).dreamingStatus === 'done') && performance.now() - dreamStarted < dreamBudget) {
     await new Promise((r) => setTimeout(r, 200));
@@ -195,15 +215,14 @@ try {
       ? `dreaming (deterministic memory extraction) finished ${((performance.now() - dreamStarted) / 1000).toFixed(1)} s after the last document was done`
       : `dreaming still running after ${dreamBudget / 1000} s: searches below run while memories are being extracted`,
   );
-  const q = () => `${queryWord()} ${queryWord()}`;
   console.log(`search over ~${stored} chunks (${DOCS + extraDocs} docs), ${QUERIES} sequential queries of 2 words among the 2,000 most frequent:`);
-  console.log(`  POST /v3/search (limit 10): ${await latency(url, '/v3/search', () => ({ q: q(), containerTag: 'bench', limit: 10 }))}`);
-  console.log(`  POST /v4/search hybrid (limit 10): ${await latency(url, '/v4/search', () => ({ q: q(), containerTag: 'bench', searchMode: 'hybrid', limit: 10, threshold: 0 }))}`);
-  console.log(`  peak RSS overall ${peakRss.toFixed(0)} MB`);
+  console.log(`  POST /v3/search (limit 10): ${await latency(url, 'v3')}`);
+  console.log(`  POST /v4/search hybrid (limit 10): ${await latency(url, 'v4')}`);
+  console.log(`  peak RSS overall ${peakRss.toFixed(0)} MB; load average now ${machineLine().split('load average ')[1]}`);
+  if (embeddings) console.log(`  embedding requests served: ${embeddings.requests()}`);
 } finally {
   clearInterval(sampler);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  await database.drop?.();
-  rmSync(dataDir, { recursive: true, force: true });
+  await keel.stop();
+  await database.drop();
+  await embeddings?.close();
 }

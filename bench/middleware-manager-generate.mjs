@@ -5,24 +5,21 @@
 // on loopback, then measures over real HTTP and, in-process, the generator itself.
 //   node bench/middleware-manager-generate.mjs [resources=5000] [rounds=20]
 // With DATABASE_URL=postgres://… it runs on a scratch PostgreSQL database on that server.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { machineLine, percentile } from './lib/figures.mjs';
+import { freshDatabase, keelDist as dist, startKeel } from './lib/keel-server.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = process.env.KEEL_DIST ?? join(root, 'dist');
 const require = createRequire(import.meta.url);
 const RESOURCES = Number(process.argv[2] ?? 5000);
 const ROUNDS = Number(process.argv[3] ?? 20);
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return `median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, min ${sorted[0].toFixed(1)} ms (n=${sorted.length})`;
+  return `median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, min ${sorted[0].toFixed(1)} ms (n=${sorted.length})`;
 }
 
 async function time(fn) {
@@ -49,59 +46,21 @@ function fakePangolin(count) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function startKeel(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dist, 'main.js')], {
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const onData = (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], child });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (c) => (out += c));
-    child.once('exit', (code) => reject(new Error(`keel exited ${code}: ${out}`)));
-  });
-}
-
 const serverUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
-let databaseUrl = '';
-let dropDatabase = async () => {};
-if (serverUrl) {
-  const { Client } = require('pg');
-  const name = `keel_mm_bench_${process.pid}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const again = new Client({ connectionString: serverUrl });
-    await again.connect();
-    await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await again.end();
-  };
-}
-const dataDir = mkdtempSync(join(tmpdir(), 'keel-mm-bench-'));
-const confDir = join(dataDir, 'traefik');
+const database = await freshDatabase(serverUrl);
+const confDir = mkdtempSync(join(tmpdir(), 'keel-mm-bench-traefik-'));
 const pangolin = await fakePangolin(RESOURCES);
 const pangolinUrl = `http://127.0.0.1:${pangolin.address().port}`;
 const keel = await startKeel({
-  KEEL_DATA_DIR: dataDir,
-  DATABASE_URL: databaseUrl,
-  KEEL_PORT: '0',
-  KEEL_HOST: '127.0.0.1',
-  KEEL_LOG_LEVEL: 'error',
-  KEEL_MM_PANGOLIN_URL: pangolinUrl,
-  KEEL_MM_CHECK_INTERVAL_SECONDS: '3600',
-  KEEL_MM_GENERATE_INTERVAL_SECONDS: '0',
-  KEEL_MM_TRAEFIK_CONF_DIR: confDir,
-  KEEL_MM_DEFAULT_MIDDLEWARES: 'authelia:300,authentik:200,basic-auth:100',
+  databaseUrl: database.url,
+  logLevel: 'error',
+  env: {
+    KEEL_MM_PANGOLIN_URL: pangolinUrl,
+    KEEL_MM_CHECK_INTERVAL_SECONDS: '3600',
+    KEEL_MM_GENERATE_INTERVAL_SECONDS: '0',
+    KEEL_MM_TRAEFIK_CONF_DIR: confDir,
+    KEEL_MM_DEFAULT_MIDDLEWARES: 'authelia:300,authentik:200,basic-auth:100',
+  },
 });
 const get = async (path) => {
   const response = await fetch(`${keel.url}${path}`);
@@ -204,9 +163,7 @@ try {
 
   console.log(`# middleware-manager bench — ${new Date().toISOString()}`);
   console.log(
-    `machine: ${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}, ${serverUrl ? 'PostgreSQL' : 'SQLite'}`,
+    `machine: ${machineLine()}, ${serverUrl ? 'PostgreSQL' : 'SQLite'}`,
   );
   console.log(
     `command: ${serverUrl ? `DATABASE_URL=${serverUrl} ` : ''}KEEL_DIST=${dist} node bench/middleware-manager-generate.mjs ${RESOURCES} ${ROUNDS}`,
@@ -223,16 +180,15 @@ try {
   );
   console.log(`GET /api/v1/traefik-config unchanged (served cache):   ${stats(cached)}`);
   console.log(
-    `file ${file.replace(dataDir, '<data>')}: ${(fileBytes / 1024).toFixed(0)} KiB, ${fileRouters} routers`,
+    `file ${file.replace(confDir, '<traefik dir>')}: ${(fileBytes / 1024).toFixed(0)} KiB, ${fileRouters} routers`,
   );
   console.log(
     `GET /api/resources (${RESOURCES} rows):        ${stats(list)}; ${(listBytes / 1024).toFixed(0)} KiB`,
   );
   console.log(`GET /api/middlewares:                       ${stats(middlewareList)}`);
 } finally {
-  keel.child.kill('SIGTERM');
+  await keel.stop();
   pangolin.close();
-  await new Promise((r) => keel.child.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
-  await dropDatabase();
+  rmSync(confDir, { recursive: true, force: true });
+  await database.drop();
 }

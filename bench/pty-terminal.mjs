@@ -4,21 +4,17 @@
 //
 // Usage (after `scripts/build-to.sh .dist-pty` and `npm install --prefix bench/reference`):
 //   KEEL_DIST=$PWD/.dist-pty node bench/pty-terminal.mjs [--mb 100] [--keys 1000] [--runs 3] [--reference-runs 1] [--no-reference]
-import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import WebSocket from 'ws';
+import { machineLine, numberOption, percentile } from './lib/figures.mjs';
+import { startKeel } from './lib/keel-server.mjs';
 import { startReference } from './reference/start-reference.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
+const option = (name, fallback) => numberOption(argv, name, fallback);
 const MB = option('mb', 100);
 const KEYS = option('keys', 1000);
 const RUNS = option('runs', 3);
@@ -26,34 +22,6 @@ const RUNS = option('runs', 3);
 const REFERENCE_RUNS = option('reference-runs', 1);
 const WITH_REFERENCE = !argv.includes('--no-reference');
 const DONE = '__BENCH_DONE__';
-
-/** Start the built Keel (`$KEEL_DIST/main.js`, else dist/) on a free loopback port with a temp data dir. */
-function startKeel(allowed) {
-  const dist = process.env.KEEL_DIST ?? join(here, '..', 'dist');
-  const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-data-'));
-  const child = spawn(process.execPath, [join(dist, 'main.js')], {
-    env: { ...process.env, DATABASE_URL: '', KEEL_PORT: '0', KEEL_HOST: '127.0.0.1', KEEL_DATA_DIR: dataDir, KEEL_LOG_LEVEL: 'warn', KEEL_ALLOWED_DIRECTORIES: allowed },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      const match = /opencode server listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        resolve({
-          url: match[1],
-          stop: async () => {
-            child.kill('SIGTERM');
-            await once(child, 'exit');
-            rmSync(dataDir, { recursive: true, force: true });
-          },
-        });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`keel exited with ${code}: ${out}`)));
-  });
-}
 
 async function createPty(url, directory, body) {
   const response = await fetch(`${url}/pty?directory=${encodeURIComponent(directory)}`, {
@@ -147,8 +115,7 @@ async function echoLatency(url, directory, keys) {
   socket.close();
   await removePty(url, directory, pty.id);
   samples.sort((a, b) => a - b);
-  const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return { p50: at(0.5), p99: at(0.99), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -185,15 +152,14 @@ const file = join(directory, 'output.txt');
 const bytes = MB * 1e6;
 await writeTestFile(file, bytes);
 
-const memory = `${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free)`;
 process.stdout.write(
-  `# PTY WebSocket bench, ${new Date().toISOString()}\n# ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${memory}, Node ${process.version}\n` +
-    `# command: ${['node', 'bench/pty-terminal.mjs', ...argv].join(' ')}  (KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n` +
+  `# PTY WebSocket bench, ${new Date().toISOString()}\n# ${machineLine()}\n` +
+    `# command: ${['node', 'bench/pty-terminal.mjs', ...argv].join(' ')}  (KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'})\n` +
     `# throughput: cat of a ${MB} MB file through the PTY and WebSocket; echo: ${KEYS} single keystrokes to raw-mode cat\n`,
 );
 
 const results = {};
-const keel = await startKeel(tmpdir());
+const keel = await startKeel({ allowedDirectories: tmpdir() });
 try {
   results.keel = await measure('keel', keel, directory, file, bytes, RUNS);
 } finally {

@@ -5,19 +5,17 @@
 //
 // Usage (after `scripts/build-to.sh .dist-<you>`; the reference needs `npm install --prefix bench/reference`):
 //   KEEL_DIST=$PWD/.dist-<you> node bench/session-api.mjs [--seconds 5] [--connections 10] [--reference]
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { machineLine, numberOption, percentile, rssMb } from './lib/figures.mjs';
+import { startKeel, waitHealthy } from './lib/keel-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
+const option = (name, fallback) => numberOption(argv, name, fallback);
 const SECONDS = option('seconds', 5);
 const CONNECTIONS = option('connections', 10);
 const WITH_REFERENCE = argv.includes('--reference');
@@ -44,52 +42,6 @@ function request(agent, url, method = 'GET', body) {
   });
 }
 
-async function waitHealthy(url, deadlineMs = 60_000) {
-  const agent = new http.Agent({ keepAlive: false });
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    const ok = await request(agent, `${url}/global/health`).then((r) => r.status === 200, () => false);
-    if (ok) return;
-    await sleep(2);
-  }
-  throw new Error(`${url} never became healthy`);
-}
-
-/** Keel from `$KEEL_DIST/main.js` (else dist/), on a free port with a temp data dir. */
-function startKeel(allowed) {
-  const dist = process.env.KEEL_DIST ?? join(here, '..', 'dist');
-  const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-data-'));
-  const started = performance.now();
-  const child = spawn(process.execPath, [join(dist, 'main.js')], {
-    env: { ...process.env, DATABASE_URL: '', KEEL_PORT: '0', KEEL_HOST: '127.0.0.1', KEEL_DATA_DIR: dataDir, KEEL_LOG_LEVEL: 'warn', KEEL_ALLOWED_DIRECTORIES: allowed },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-      const match = /opencode server listening on (http:\/\/\S+)/.exec(out);
-      if (!match || out.includes('\u0000resolved')) return;
-      out += '\u0000resolved';
-      void waitHealthy(match[1]).then(() =>
-        resolve({
-          name: 'keel',
-          url: match[1],
-          pid: child.pid,
-          healthyMs: performance.now() - started,
-          stop: async () => {
-            const exited = new Promise((r) => child.once('exit', r));
-            child.kill('SIGTERM');
-            await exited;
-            rmSync(dataDir, { recursive: true, force: true });
-          },
-        }),
-      );
-    });
-    child.once('exit', (code) => reject(new Error(`keel exited with ${code}: ${out}`)));
-  });
-}
-
 /** The reference server through bench/reference/start-reference.mjs (another helper's launcher). */
 async function startReferenceServer() {
   const launcher = join(here, 'reference', 'start-reference.mjs');
@@ -100,13 +52,6 @@ async function startReferenceServer() {
   await waitHealthy(ref.url);
   return { name: `reference ${ref.version}`, url: ref.url, pid: ref.pid, healthyMs: performance.now() - started, stop: ref.stop };
 }
-
-function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 /** `connections` closed loops of `send` for `seconds`; req/s, p50 and p99 in ms. */
 async function load(send, connections = CONNECTIONS, seconds = SECONDS) {
@@ -204,15 +149,10 @@ function report(name, r) {
   console.log(`session.created on /event  p50 ${fmt(r.event.p50, 2)} ms  p99 ${fmt(r.event.p99, 2)} ms  max ${fmt(r.event.max, 2)} ms  (${EVENT_SAMPLES} samples; target p99 < 5 ms)`);
 }
 
-const machine = (() => {
-  const nproc = execFileSync('nproc').toString().trim();
-  const mem = execFileSync('free', ['-g']).toString().split('\n')[1].replace(/\s+/g, ' ');
-  return `${new Date().toISOString()}  nproc ${nproc}  free -g: ${mem}  node ${process.version}`;
-})();
-console.log(`# session API bench — ${machine}`);
+console.log(`# session API bench — ${new Date().toISOString()}  ${machineLine()}`);
 console.log(`# command: ${process.env.KEEL_DIST ? `KEEL_DIST=${process.env.KEEL_DIST} ` : ''}node bench/session-api.mjs ${argv.join(' ')}`);
 
-const keel = await startKeel(tmpdir());
+const keel = { name: 'keel', ...(await startKeel({ allowedDirectories: tmpdir() })) };
 let keelFigures;
 try {
   keelFigures = await measure(keel);

@@ -1,51 +1,43 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentService } from '../src/agents/agent.service';
 import { InstanceService } from '../src/projects/instance.service';
 import { expectReferenceSchema } from './support/reference-schema';
-import { setEnv } from './support/env';
+import { ConfigHome, isolatedConfigHome } from './support/config-home';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 describe('agents: built-ins, config entries and markdown agents', () => {
   let keel: TestKeel;
-  let xdg: string;
+  let home: ConfigHome;
   let repo: string;
-  let restoreEnv: () => void;
 
   beforeAll(async () => {
-    xdg = tempDir('keel-xdg-');
-    repo = tempDir('keel-agents-');
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
-    mkdirSync(join(xdg, 'opencode', 'agent'), { recursive: true });
-    writeFileSync(join(xdg, 'opencode', 'agent', 'helper.md'), '---\ndescription: Global helper\nmode: subagent\n---\nHelp with anything.\n');
-    writeFileSync(
-      join(repo, 'opencode.json'),
-      JSON.stringify({
-        default_agent: 'plan',
-        permission: { bash: 'ask' },
-        tools: { webfetch: false },
-        agent: {
-          build: { temperature: 0.3, model: 'anthropic/claude-sonnet-4-5' },
-          reviewer: { description: 'Reviews code', mode: 'subagent', prompt: 'Review it.', tools: { write: false }, permission: { edit: 'deny' }, custom_flag: true },
-          explore: { disable: true },
-        },
-      }),
-    );
-    mkdirSync(join(repo, '.opencode', 'agent', 'docs'), { recursive: true });
-    writeFileSync(
-      join(repo, '.opencode', 'agent', 'docs', 'writer.md'),
-      '---\ndescription: Writes documentation\nmode: primary\ntemperature: 0.7\nmodel: openai/gpt-5\ntools:\n  bash: false\n---\n\nYou write docs.\n',
-    );
-    restoreEnv = setEnv({ XDG_CONFIG_HOME: xdg, OPENCODE_CONFIG: undefined, OPENCODE_CONFIG_CONTENT: undefined, OPENCODE_PERMISSION: undefined });
+    home = isolatedConfigHome({
+      repoPrefix: 'keel-agents-',
+      global: { 'agent/helper.md': '---\ndescription: Global helper\nmode: subagent\n---\nHelp with anything.\n' },
+      project: {
+        'opencode.json': JSON.stringify({
+          default_agent: 'plan',
+          permission: { bash: 'ask' },
+          tools: { webfetch: false },
+          agent: {
+            build: { temperature: 0.3, model: 'anthropic/claude-sonnet-4-5' },
+            reviewer: { description: 'Reviews code', mode: 'subagent', prompt: 'Review it.', tools: { write: false }, permission: { edit: 'deny' }, custom_flag: true },
+            explore: { disable: true },
+          },
+        }),
+        '.opencode/agent/docs/writer.md':
+          '---\ndescription: Writes documentation\nmode: primary\ntemperature: 0.7\nmodel: openai/gpt-5\ntools:\n  bash: false\n---\n\nYou write docs.\n',
+      },
+    });
+    repo = home.repo;
     keel = await startKeel();
   });
 
   afterAll(async () => {
     await keel.close();
-    restoreEnv();
-    for (const d of [xdg, repo]) rmSync(d, { recursive: true, force: true });
+    home.restore();
   });
 
   it('lists the built-in agents with reference fields in a directory without config', async () => {

@@ -1,45 +1,39 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommandService } from '../src/commands/command.service';
 import { InstanceService } from '../src/projects/instance.service';
 import { expectReferenceSchema } from './support/reference-schema';
-import { setEnv } from './support/env';
+import { ConfigHome, isolatedConfigHome } from './support/config-home';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 describe('commands: built-ins, config entries and markdown commands with hints', () => {
   let keel: TestKeel;
-  let xdg: string;
+  let home: ConfigHome;
   let repo: string;
-  let restoreEnv: () => void;
 
   beforeAll(async () => {
-    xdg = tempDir('keel-xdg-');
-    repo = tempDir('keel-commands-');
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
-    mkdirSync(join(xdg, 'opencode', 'command'), { recursive: true });
-    writeFileSync(join(xdg, 'opencode', 'command', 'hello.md'), 'Say hello to $1.\n');
-    writeFileSync(
-      join(repo, 'opencode.jsonc'),
-      `{
+    home = isolatedConfigHome({
+      repoPrefix: 'keel-commands-',
+      global: { 'command/hello.md': 'Say hello to $1.\n' },
+      project: {
+        'opencode.jsonc': `{
   // project commands
   "command": {
     "test": { "template": "Run the $2 tests of $1, then $ARGUMENTS and $1 again", "description": "Run tests", "agent": "build", "model": "openai/gpt-5", "subtask": false },
   },
 }`,
-    );
-    mkdirSync(join(repo, '.opencode', 'command', 'git'), { recursive: true });
-    writeFileSync(join(repo, '.opencode', 'command', 'git', 'commit.md'), '---\ndescription: Commit staged work\nagent: plan\nsubtask: true\n---\nCommit with message $ARGUMENTS\n');
-    writeFileSync(join(repo, '.opencode', 'command', 'review.md'), '---\ndescription: Project review\n---\nReview $1 carefully.\n');
-    restoreEnv = setEnv({ XDG_CONFIG_HOME: xdg, OPENCODE_CONFIG: undefined, OPENCODE_CONFIG_CONTENT: undefined });
+        '.opencode/command/git/commit.md': '---\ndescription: Commit staged work\nagent: plan\nsubtask: true\n---\nCommit with message $ARGUMENTS\n',
+        '.opencode/command/review.md': '---\ndescription: Project review\n---\nReview $1 carefully.\n',
+      },
+    });
+    repo = home.repo;
     keel = await startKeel();
   });
 
   afterAll(async () => {
     await keel.close();
-    restoreEnv();
-    for (const d of [xdg, repo]) rmSync(d, { recursive: true, force: true });
+    home.restore();
   });
 
   it('lists init and review with their templates and hints', async () => {

@@ -1,7 +1,8 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { rmSync } from 'node:fs';
-import type { AssistantMessage, Part, UserMessage } from '../src/messages/message.entity';
+import type { Part } from '../src/messages/message.entity';
 import { MessageService } from '../src/messages/message.service';
+import { messageFixtures, MessageFixtures } from './support/message-fixtures';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
@@ -23,47 +24,19 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
   let dir: string;
   let client: Client;
   let messages: MessageService;
+  let seed: MessageFixtures;
 
   beforeAll(async () => {
     keel = await startKeel();
     dir = tempDir('keel-messages-');
     client = createOpencodeClient({ baseUrl: keel.url, directory: dir });
     messages = keel.keel.app.get(MessageService);
+    seed = messageFixtures(messages, dir);
   });
 
   afterAll(async () => {
     await keel.close();
     rmSync(dir, { recursive: true, force: true });
-  });
-
-  const user = (sessionID: string, id = messages.newMessageID()): UserMessage => ({
-    id,
-    sessionID,
-    role: 'user',
-    time: { created: Date.now() },
-    agent: 'build',
-    model: { providerID: 'scripted', modelID: 'echo' },
-  });
-  const assistant = (sessionID: string, parentID: string): AssistantMessage => ({
-    id: messages.newMessageID(),
-    sessionID,
-    role: 'assistant',
-    time: { created: Date.now() },
-    parentID,
-    modelID: 'echo',
-    providerID: 'scripted',
-    mode: 'build',
-    agent: 'build',
-    path: { cwd: dir, root: dir },
-    cost: 0,
-    tokens: { input: 1, output: 2, reasoning: 0, cache: { read: 0, write: 0 } },
-  });
-  const text = (info: { id: string; sessionID: string }, body: string, id = messages.newPartID()): Part => ({
-    id,
-    sessionID: info.sessionID,
-    messageID: info.id,
-    type: 'text',
-    text: body,
   });
 
   /** A session with a user turn (client-supplied ids) and an assistant turn with a tool part. */
@@ -73,11 +46,11 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     const sessionID = session!.id;
     // Client-generated ids (as the TUI sends them); ids are global, so each conversation gets its own.
     const n = ++conversations;
-    const u = await messages.updateMessage(user(sessionID, `msg_0000client${n}`));
-    await messages.updatePart(text(u, 'second', `prt_0000client${n}b`));
-    await messages.updatePart(text(u, 'first', `prt_0000client${n}a`));
-    const a = await messages.updateMessage(assistant(sessionID, u.id));
-    await messages.updatePart(text(a, 'answer'));
+    const u = await messages.updateMessage(seed.user(sessionID, `msg_0000client${n}`));
+    await messages.updatePart(seed.text(u, 'second', `prt_0000client${n}b`));
+    await messages.updatePart(seed.text(u, 'first', `prt_0000client${n}a`));
+    const a = await messages.updateMessage(seed.assistant(sessionID, u.id));
+    await messages.updatePart(seed.text(a, 'answer'));
     await messages.updatePart({
       id: messages.newPartID(),
       sessionID,
@@ -131,8 +104,8 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
   it('publishes message.updated and message.part.updated, passing streaming deltas through', async () => {
     const { data: session } = await client.session.create();
     const events = await SseClient.open(`${keel.url}/event?directory=${encodeURIComponent(dir)}`);
-    const info = await messages.updateMessage(assistant(session!.id, 'msg_parent'));
-    const part = text(info, '');
+    const info = await messages.updateMessage(seed.assistant(session!.id, 'msg_parent'));
+    const part = seed.text(info, '');
     let accumulated = '';
     for (const chunk of ['Hel', 'lo', ' world']) {
       accumulated += chunk;
@@ -158,7 +131,7 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     const { sessionID, u } = await conversation();
     const partID = `prt_0000client${conversations}a`;
     const events = await SseClient.open(`${keel.url}/event?directory=${encodeURIComponent(dir)}`);
-    const edited = { ...text(u, 'edited', partID), synthetic: true } as Part;
+    const edited = { ...seed.text(u, 'edited', partID), synthetic: true } as Part;
     const { data, response } = await client.part.update({ sessionID, messageID: u.id, partID, part: edited as never });
     expect(response.status).toBe(200);
     expect(data).toEqual(edited);

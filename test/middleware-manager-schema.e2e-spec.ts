@@ -249,126 +249,108 @@ describe('routing manager: migration on an empty database', () => {
   });
 });
 
-describe('routing manager: adopting a middleware-manager SQLite database', () => {
-  it('keeps the user rows, adds missing later columns and tables, and serves them', async () => {
-    const dataDir = tempDir('keel-v3-');
-    // A database created by an early middleware-manager (before entrypoints/custom headers/priority/source and services).
-    const v3 = new Database(join(dataDir, 'keel.sqlite'));
-    v3.exec(`
-      CREATE TABLE middlewares (id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, config TEXT NOT NULL,
-        created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
-      CREATE TABLE resources (id TEXT PRIMARY KEY, host TEXT NOT NULL, service_id TEXT NOT NULL, org_id TEXT NOT NULL,
-        site_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active', created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
-        updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
-      CREATE TABLE resource_middlewares (resource_id TEXT NOT NULL, middleware_id TEXT NOT NULL, priority INTEGER NOT NULL DEFAULT 100,
-        created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (resource_id, middleware_id),
-        FOREIGN KEY (resource_id) REFERENCES resources(id) ON DELETE CASCADE,
-        FOREIGN KEY (middleware_id) REFERENCES middlewares(id) ON DELETE CASCADE);
-      INSERT INTO middlewares (id, name, type, config) VALUES
-        ('authelia', 'Authelia (mine)', 'forwardAuth', '{"address":"http://sso:9091/api/authz/forward-auth"}'),
-        ('a1b2c3d4e5f60718', 'Geo', 'ipAllowList', '{"sourceRange":["10.0.0.0/8"]}');
-      INSERT INTO resources (id, host, service_id, org_id, site_id, status, updated_at) VALUES
-        ('1-nextcloud-router', 'cloud.example.com', '1-nextcloud-service', 'unknown', 'unknown', 'active', '2025-10-03 12:34:56.123456789+02:00');
-      INSERT INTO resource_middlewares (resource_id, middleware_id, priority) VALUES ('1-nextcloud-router', 'a1b2c3d4e5f60718', 150);
-    `);
-    v3.close();
-    const env = {
-      KEEL_DATA_DIR: dataDir,
-      KEEL_PORT: '0',
-      KEEL_HOST: '127.0.0.1',
-      KEEL_LOG_LEVEL: 'silent',
-      DATABASE_URL: '',
-    };
-    const keel = await startKeel({ reuse: { env } });
-    try {
-      const api = routingApi(keel.url);
-      expect((await api('GET', '/api/middlewares/authelia')).body).toEqual({
-        id: 'authelia',
-        name: 'Authelia (mine)',
-        type: 'forwardAuth',
-        config: { address: 'http://sso:9091/api/authz/forward-auth' },
-      });
-      expect((await api('GET', '/api/middlewares')).body.map((m: { id: string }) => m.id).sort()).toEqual([
-        'a1b2c3d4e5f60718',
-        'authelia',
-        'authentik',
-        'basic-auth',
-      ]);
-      expect((await api('GET', '/api/services')).body).toHaveLength(3);
-      expect((await api('GET', '/api/resources/1-nextcloud-router')).body).toMatchObject({
-        host: 'cloud.example.com',
-        entrypoints: 'websecure',
-        tcp_entrypoints: 'tcp',
-        router_priority: 200,
-        source_type: '',
-        custom_headers: '',
-        middlewares: 'a1b2c3d4e5f60718:Geo:150',
-      });
-      const columns = (await keel.keel.app.get(DataSource).query(`PRAGMA table_info("resources")`)).map(
-        (c: { name: string }) => c.name,
-      );
-      expect(columns).toEqual(expect.arrayContaining(Object.keys(SPEC.resources.columns)));
-      const { body } = await api('GET', '/api/v1/traefik-config');
-      expect(body.http.routers['1-nextcloud-router-auth'].middlewares).toEqual([
-        'a1b2c3d4e5f60718@http',
-        'badger@http',
-      ]);
-    } finally {
-      await keel.keel.app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-});
+// Tables as an early middleware-manager created them (before entrypoints, custom headers, priority,
+// source and services), with user rows; the same SQL runs on both engines.
+const EARLY_MIDDLEWARE_MANAGER = `
+  CREATE TABLE middlewares (id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, config TEXT NOT NULL,
+    created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+  CREATE TABLE resources (id TEXT PRIMARY KEY, host TEXT NOT NULL, service_id TEXT NOT NULL, org_id TEXT NOT NULL,
+    site_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active', created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+    updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+  CREATE TABLE resource_middlewares (resource_id TEXT NOT NULL, middleware_id TEXT NOT NULL, priority INTEGER NOT NULL DEFAULT 100,
+    created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY (resource_id, middleware_id),
+    FOREIGN KEY (resource_id) REFERENCES resources(id) ON DELETE CASCADE,
+    FOREIGN KEY (middleware_id) REFERENCES middlewares(id) ON DELETE CASCADE);
+  INSERT INTO middlewares (id, name, type, config) VALUES
+    ('authelia', 'Authelia (mine)', 'forwardAuth', '{"address":"http://sso:9091/api/authz/forward-auth"}'),
+    ('a1b2c3d4e5f60718', 'Geo', 'ipAllowList', '{"sourceRange":["10.0.0.0/8"]}');
+  INSERT INTO resources (id, host, service_id, org_id, site_id, status, updated_at) VALUES
+    ('1-nextcloud-router', 'cloud.example.com', '1-nextcloud-service', 'unknown', 'unknown', 'active', '2025-10-03 12:34:56.123456789+02:00');
+  INSERT INTO resource_middlewares (resource_id, middleware_id, priority) VALUES ('1-nextcloud-router', 'a1b2c3d4e5f60718', 150);
+`;
 
-// The same adoption on PostgreSQL (a database whose tables predate the later columns).
-(testDatabaseServer ? describe : describe.skip)(
-  'routing manager: adopting existing PostgreSQL tables',
-  () => {
-    it('adds the missing later columns and tables and keeps the rows', async () => {
-      const database = await freshDatabase();
-      const old = new DataSource({ type: 'postgres', url: database.url });
-      await old.initialize();
-      await old.query(`
-      CREATE TABLE middlewares (id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, config TEXT NOT NULL,
-        created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
-      CREATE TABLE resources (id TEXT PRIMARY KEY, host TEXT NOT NULL, service_id TEXT NOT NULL, org_id TEXT NOT NULL,
-        site_id TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'active', created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
-        updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
-      INSERT INTO middlewares (id, name, type, config) VALUES ('basic-auth', 'Mine', 'basicAuth', '{"users":["me:$apr1$x$y"]}');
-      INSERT INTO resources (id, host, service_id, org_id, site_id) VALUES ('r-router', 'r.example.com', 'r-service', 'unknown', 'unknown');
-    `);
-      await old.destroy();
-      const dataDir = tempDir('keel-pg-adopt-');
+/** Where the early database lives: a SQLite file in the data dir, or a fresh PostgreSQL database. */
+const ADOPTED_ENGINES: {
+  engine: string;
+  create(dataDir: string): Promise<{ databaseUrl: string; drop(): Promise<void> }>;
+}[] = [
+  {
+    engine: 'SQLite',
+    create: (dataDir) => {
+      const early = new Database(join(dataDir, 'keel.sqlite'));
+      early.exec(EARLY_MIDDLEWARE_MANAGER);
+      early.close();
+      return Promise.resolve({ databaseUrl: '', drop: () => Promise.resolve() });
+    },
+  },
+  ...(testDatabaseServer
+    ? [
+        {
+          engine: 'PostgreSQL',
+          create: async () => {
+            const database = await freshDatabase();
+            const early = new DataSource({ type: 'postgres', url: database.url });
+            await early.initialize();
+            await early.query(EARLY_MIDDLEWARE_MANAGER);
+            await early.destroy();
+            return { databaseUrl: database.url!, drop: database.drop };
+          },
+        },
+      ]
+    : []),
+];
+
+describe('routing manager: adopting a middleware-manager database', () => {
+  it.each(ADOPTED_ENGINES)(
+    '$engine: keeps the user rows, adds missing later columns and tables, and serves them',
+    async ({ create }) => {
+      const dataDir = tempDir('keel-adopt-');
+      const database = await create(dataDir);
       const env = {
         KEEL_DATA_DIR: dataDir,
         KEEL_PORT: '0',
         KEEL_HOST: '127.0.0.1',
         KEEL_LOG_LEVEL: 'silent',
-        DATABASE_URL: database.url!,
+        DATABASE_URL: database.databaseUrl,
       };
       const keel = await startKeel({ reuse: { env } });
       try {
         const api = routingApi(keel.url);
-        expect((await api('GET', '/api/middlewares/basic-auth')).body).toEqual({
-          id: 'basic-auth',
-          name: 'Mine',
-          type: 'basicAuth',
-          config: { users: ['me:$apr1$x$y'] },
+        expect((await api('GET', '/api/middlewares/authelia')).body).toEqual({
+          id: 'authelia',
+          name: 'Authelia (mine)',
+          type: 'forwardAuth',
+          config: { address: 'http://sso:9091/api/authz/forward-auth' },
         });
-        expect((await api('GET', '/api/resources/r-router')).body).toMatchObject({
-          entrypoints: 'websecure',
-          router_priority: 200,
-          tcp_enabled: false,
-          source_type: '',
-        });
+        expect((await api('GET', '/api/middlewares')).body.map((m: { id: string }) => m.id).sort()).toEqual([
+          'a1b2c3d4e5f60718',
+          'authelia',
+          'authentik',
+          'basic-auth',
+        ]);
         expect((await api('GET', '/api/services')).body).toHaveLength(3);
+        expect((await api('GET', '/api/resources/1-nextcloud-router')).body).toMatchObject({
+          host: 'cloud.example.com',
+          entrypoints: 'websecure',
+          tcp_entrypoints: 'tcp',
+          tcp_enabled: false,
+          router_priority: 200,
+          source_type: '',
+          custom_headers: '',
+          middlewares: 'a1b2c3d4e5f60718:Geo:150',
+        });
         const facts = await describeTable(keel.keel.app.get(DataSource), 'resources');
         expect(Object.keys(facts.columns).sort()).toEqual(Object.keys(SPEC.resources.columns).sort());
+        const { body } = await api('GET', '/api/v1/traefik-config');
+        expect(body.http.routers['1-nextcloud-router-auth'].middlewares).toEqual([
+          'a1b2c3d4e5f60718@http',
+          'badger@http',
+        ]);
       } finally {
         await keel.keel.app.close();
         await database.drop();
         rmSync(dataDir, { recursive: true, force: true });
       }
-    });
-  },
-);
+    },
+  );
+});

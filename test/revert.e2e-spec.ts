@@ -2,13 +2,13 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssistantMessage, Part, UserMessage } from '../src/messages/message.entity';
 import { MessageService } from '../src/messages/message.service';
 import { InstanceService } from '../src/projects/instance.service';
 import type { Instance } from '../src/projects/instance.service';
 import { SessionStatusService } from '../src/sessions/session-status.service';
 import { RevertService } from '../src/snapshots/revert.service';
 import { SnapshotService } from '../src/snapshots/snapshot.service';
+import { messageFixtures, MessageFixtures } from './support/message-fixtures';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
@@ -33,6 +33,7 @@ describe('session revert / unrevert over snapshots', () => {
   let dir: string;
   let client: Client;
   let messages: MessageService;
+  let seed: MessageFixtures;
   let snapshots: SnapshotService;
   let statuses: SessionStatusService;
   let reverts: RevertService;
@@ -57,6 +58,7 @@ describe('session revert / unrevert over snapshots', () => {
     git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'initial');
     client = createOpencodeClient({ baseUrl: keel.url, directory: dir });
     messages = keel.keel.app.get(MessageService);
+    seed = messageFixtures(messages, dir);
     snapshots = keel.keel.app.get(SnapshotService);
     statuses = keel.keel.app.get(SessionStatusService);
     reverts = keel.keel.app.get(RevertService);
@@ -70,49 +72,25 @@ describe('session revert / unrevert over snapshots', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const user = (sessionID: string): UserMessage => ({
-    id: messages.newMessageID(),
-    sessionID,
-    role: 'user',
-    time: { created: Date.now() },
-    agent: 'build',
-    model: { providerID: 'scripted', modelID: 'echo' },
-  });
-  const part = (info: { id: string; sessionID: string }, fields: Record<string, unknown>): Part =>
-    ({ id: messages.newPartID(), sessionID: info.sessionID, messageID: info.id, ...fields }) as Part;
-
   /**
    * One turn as the prompt loop writes it: a user message, then an assistant step that snapshots at
    * step start, changes files on disk (`edit`), and writes step-finish plus a `patch` part.
    */
   async function turn(sessionID: string, prompt: string, edit: () => void) {
-    const u = await messages.updateMessage(user(sessionID));
-    await messages.updatePart(part(u, { type: 'text', text: prompt }));
-    const a: AssistantMessage = {
-      id: messages.newMessageID(),
-      sessionID,
-      role: 'assistant',
-      time: { created: Date.now() },
-      parentID: u.id,
-      modelID: 'echo',
-      providerID: 'scripted',
-      mode: 'build',
-      agent: 'build',
-      path: { cwd: dir, root: dir },
-      cost: 0,
-      tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } },
-    };
+    const u = await messages.updateMessage(seed.user(sessionID));
+    await messages.updatePart(seed.part(u, { type: 'text', text: prompt }));
+    const a = seed.assistant(sessionID, u.id);
     await messages.updateMessage(a);
     const start = await snapshots.track(instance);
-    await messages.updatePart(part(a, { type: 'step-start', snapshot: start }));
+    await messages.updatePart(seed.part(a, { type: 'step-start', snapshot: start }));
     edit();
-    const text = await messages.updatePart(part(a, { type: 'text', text: `did ${prompt}` }));
+    const text = await messages.updatePart(seed.part(a, { type: 'text', text: `did ${prompt}` }));
     const finish = await snapshots.track(instance);
     const stepFinish = await messages.updatePart(
-      part(a, { type: 'step-finish', reason: 'stop', snapshot: finish, cost: 0, tokens: a.tokens }),
+      seed.part(a, { type: 'step-finish', reason: 'stop', snapshot: finish, cost: 0, tokens: a.tokens }),
     );
     const patch = await snapshots.patch(instance, start!);
-    const patchPart = await messages.updatePart(part(a, { type: 'patch', ...patch }));
+    const patchPart = await messages.updatePart(seed.part(a, { type: 'patch', ...patch }));
     await messages.updateMessage({ ...a, finish: 'stop', time: { ...a.time, completed: Date.now() } });
     return { user: u, assistant: a, start: start!, finish: finish!, text, stepFinish, patchPart };
   }
@@ -315,10 +293,10 @@ describe('session revert / unrevert over snapshots', () => {
     try {
       const other = createOpencodeClient({ baseUrl: keel.url, directory: plain });
       const sessionID = (await other.session.create()).data!.id;
-      const first = await messages.updateMessage(user(sessionID));
-      await messages.updatePart(part(first, { type: 'text', text: 'hello' }));
-      const second = await messages.updateMessage(user(sessionID));
-      await messages.updatePart(part(second, { type: 'text', text: 'again' }));
+      const first = await messages.updateMessage(seed.user(sessionID));
+      await messages.updatePart(seed.part(first, { type: 'text', text: 'hello' }));
+      const second = await messages.updateMessage(seed.user(sessionID));
+      await messages.updatePart(seed.part(second, { type: 'text', text: 'again' }));
       const { data } = await other.session.revert({ sessionID, messageID: second.id });
       expect(data!.revert).toEqual({ messageID: second.id });
       await reverts.cleanup(sessionID);
