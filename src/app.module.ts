@@ -1,8 +1,7 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { HttpShutdown } from './common/http-shutdown';
-import { JsonResponseInterceptor } from './common/json-response.interceptor';
 import { KeelSettings } from './common/settings';
 import { SettingsModule } from './common/settings.module';
 import { DatabaseModule } from './database/database.module';
@@ -31,8 +30,7 @@ export class AppModule implements NestModule {
       imports: [SettingsModule.forRoot(settings), DiscoveryModule, DatabaseModule, EventsModule, ProjectsModule, ...FEATURE_MODULES],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
-        { provide: APP_INTERCEPTOR, useClass: ReferenceValidator },
-        { provide: APP_INTERCEPTOR, useClass: JsonResponseInterceptor },
+        { provide: APP_GUARD, useClass: ReferenceValidator },
         HttpShutdown,
       ],
     };

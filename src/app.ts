@@ -5,6 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { Authenticator } from './common/auth.middleware';
+import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
 import { JsonLogger } from './common/logger';
 import { requestLogging } from './common/request-id.middleware';
@@ -19,7 +20,7 @@ export interface KeelApp {
 /** Builds the whole server (not yet listening): used by main.ts, the OpenAPI writer and the tests. */
 export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   const logger = new JsonLogger(settings.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new JsonReplyAdapter(), {
     logger,
     bodyParser: false,
     // Graceful: streams are ended by shutdown hooks, then in-flight requests finish.

@@ -8,10 +8,19 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 let lastTimestamp = 0;
 let counter = 0;
 
+/** Random bytes drawn from the OS in blocks: one `randomBytes` call per id cost more than the rest of an insert's CPU. */
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 function randomBase62(length: number): string {
-  const bytes = randomBytes(length);
+  if (poolOffset + length > pool.length) {
+    pool = randomBytes(Math.max(POOL_SIZE, length));
+    poolOffset = 0;
+  }
   let out = '';
-  for (let i = 0; i < length; i++) out += BASE62[bytes[i] % 62];
+  for (let i = 0; i < length; i++) out += BASE62[pool[poolOffset + i] % 62];
+  poolOffset += length;
   return out;
 }
 

@@ -1,8 +1,7 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
-import { Observable } from 'rxjs';
 import { ValidationError, ValidationIssue } from '../common/errors';
 import { OPERATION_ID } from './operation.decorator';
 import { OpenApiOperation, referenceDocument, referenceOperations } from './reference-document';
@@ -60,9 +59,11 @@ function objectSchema(parameters: { name: string; required?: boolean; schema: un
 /**
  * Validates session-surface requests (body, query, path) against the reference OpenAPI, so the
  * contract and the checks are one document. Failures are 400 BadRequestError naming the field.
+ * A global guard rather than an interceptor: it needs the handler (its operationId) and nothing of
+ * the response, and an interceptor would wrap every request in an Observable pipeline.
  */
 @Injectable()
-export class ReferenceValidator implements NestInterceptor {
+export class ReferenceValidator implements CanActivate {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
   private readonly ajvCoercing = new Ajv2020({ strict: false, coerceTypes: true, validateSchema: false });
   private readonly validators = new Map<string, OperationValidators>();
@@ -74,10 +75,10 @@ export class ReferenceValidator implements NestInterceptor {
     this.ajvCoercing.addSchema(components);
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): true {
     const operationId = this.reflector.get<string | undefined>(OPERATION_ID, context.getHandler());
     if (operationId) this.validate(operationId, context.switchToHttp().getRequest<Request>());
-    return next.handle();
+    return true;
   }
 
   validate(operationId: string, req: Request): void {

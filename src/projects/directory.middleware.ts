@@ -8,12 +8,19 @@ import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { InstanceService } from './instance.service';
 
+/** How long a directory found to exist is taken to exist without another stat (every request names one). */
+const VERIFIED_FOR_MS = 1_000;
+const VERIFIED_LIMIT = 1_024;
+
 /**
  * Resolves the request's directory (`?directory=`, else the URL-decoded `x-opencode-directory`
  * header, else the server's working directory) and its Instance, for every session-surface route.
  */
 @Injectable()
 export class DirectoryMiddleware implements NestMiddleware {
+  /** Directories that existed at the time noted, so a burst of requests stats each once a second. */
+  private readonly verified = new Map<string, number>();
+
   constructor(
     private readonly instances: InstanceService,
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
@@ -48,9 +55,21 @@ export class DirectoryMiddleware implements NestMiddleware {
     if (!this.settings.allowedDirectories.some((allowed) => isInside(allowed, directory))) {
       throw this.invalid(raw, 'directory is outside the directories this server may use');
     }
-    const info = await stat(directory).catch(() => undefined);
-    if (!info?.isDirectory()) throw this.invalid(raw, 'directory does not exist or is not a directory');
+    if (!(await this.exists(directory))) throw this.invalid(raw, 'directory does not exist or is not a directory');
     return directory;
+  }
+
+  private async exists(directory: string): Promise<boolean> {
+    const now = Date.now();
+    if (now - (this.verified.get(directory) ?? -Infinity) < VERIFIED_FOR_MS) return true;
+    const info = await stat(directory).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      this.verified.delete(directory);
+      return false;
+    }
+    if (this.verified.size >= VERIFIED_LIMIT) this.verified.clear();
+    this.verified.set(directory, now);
+    return true;
   }
 
   private invalid(value: string, message: string): ValidationError {

@@ -58,6 +58,8 @@ export interface SessionPatch {
 }
 
 const LOCATION_CACHE_LIMIT = 10_000;
+/** Projects whose session list is kept in memory (SQLite only, see `listCache`). */
+const LIST_CACHE_PROJECTS = 32;
 
 const SESSION_COLUMNS =
   '"id", "project_id", "parent_id", "directory", "title", "version", "summary", "share", "revert", ' +
@@ -105,6 +107,14 @@ export class SessionService {
   private readonly locations = new Map<string, SessionLocation>();
   private readonly settings = loadSessionSettings();
   private readonly sql: { list: string; get: string; insert: string };
+  /**
+   * `GET /session` is the hottest read and building 100 row objects is most of its cost. On SQLite
+   * this process is the only writer, so a project's list can be kept until one of its sessions is
+   * written here; with PostgreSQL other replicas write too, so every list is read from the database.
+   * `generation` counts writes per project, so a list read while a write ran is not kept.
+   */
+  private readonly listCache?: Map<string, Session[]>;
+  private readonly generation = new Map<string, number>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -114,6 +124,7 @@ export class SessionService {
     private readonly bus: EventBus,
   ) {
     const pg = dataSource.options.type === 'postgres';
+    if (!pg) this.listCache = new Map();
     const p = (n: number) => (pg ? `$${n}` : '?');
     this.sql = {
       list: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ${p(1)} ORDER BY "time_updated" DESC, "id" ASC`,
@@ -158,6 +169,7 @@ export class SessionService {
       row.timeUpdated,
     ]);
     this.remember(row);
+    this.changed(row.projectID);
     const info = toSession(row);
     this.bus.publish(row.directory, 'session.created', { info });
     this.bus.publish(row.directory, 'session.updated', { info });
@@ -169,8 +181,17 @@ export class SessionService {
   }
 
   async list(projectID: string): Promise<Session[]> {
+    const cached = this.listCache?.get(projectID);
+    if (cached) return [...cached];
+    const generation = this.generation.get(projectID) ?? 0;
     const rows: SessionRow[] = await this.dataSource.query(this.sql.list, [projectID]);
-    return rows.map((row) => toSession(fromRow(row)));
+    const list = rows.map((row) => toSession(fromRow(row)));
+    if (this.listCache && generation === (this.generation.get(projectID) ?? 0)) {
+      if (this.listCache.size >= LIST_CACHE_PROJECTS) this.listCache.delete(this.listCache.keys().next().value!);
+      this.listCache.set(projectID, list);
+      return [...list];
+    }
+    return list;
   }
 
   async children(id: string): Promise<Session[]> {
@@ -200,6 +221,7 @@ export class SessionService {
         timeUpdated: row.timeUpdated,
       },
     );
+    this.changed(row.projectID);
     const info = toSession(row);
     this.bus.publish(row.directory, 'session.updated', { info });
     return info;
@@ -224,6 +246,7 @@ export class SessionService {
       await manager.delete(SessionShareEntity, { sessionID: In(ids) });
       await manager.delete(SessionEntity, { id: In(ids) });
     });
+    for (const projectID of new Set(order.map((row) => row.projectID))) this.changed(projectID);
     for (const row of order) {
       this.locations.delete(row.id);
       this.bus.publish(row.directory, 'session.deleted', { info: toSession(row) });
@@ -288,6 +311,12 @@ export class SessionService {
   private async find(id: string): Promise<SessionEntity | undefined> {
     const [row] = await this.dataSource.query<SessionRow[]>(this.sql.get, [id]);
     return row ? fromRow(row) : undefined;
+  }
+
+  /** A session of `projectID` was written: its cached list is stale, and so is any list being read. */
+  private changed(projectID: string): void {
+    this.generation.set(projectID, (this.generation.get(projectID) ?? 0) + 1);
+    this.listCache?.delete(projectID);
   }
 
   private remember(row: SessionEntity): SessionLocation {
