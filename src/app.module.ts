@@ -26,8 +26,16 @@ export const NON_INSTANCE_ROUTES = [
 export class AppModule implements NestModule {
   static forRoot(settings: KeelSettings): DynamicModule {
     return {
-      module: AppModule,
-      imports: [SettingsModule.forRoot(settings), DiscoveryModule, DatabaseModule, EventsModule, ProjectsModule, ...FEATURE_MODULES],
+      // `this` rather than the class: a self-reference makes TypeScript alias the class, and the bundle then names it AppModule_1.
+      module: this,
+      imports: [
+        SettingsModule.forRoot(settings),
+        DiscoveryModule,
+        DatabaseModule,
+        EventsModule,
+        ProjectsModule,
+        ...FEATURE_MODULES,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: ReferenceValidator },

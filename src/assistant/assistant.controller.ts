@@ -16,7 +16,7 @@ import type { ShellInput } from './shell-runner.service';
 
 @Controller('session/:sessionID')
 export class AssistantController {
-  private readonly logger = new Logger(AssistantController.name);
+  private readonly logger = new Logger('AssistantController');
 
   constructor(
     private readonly loop: PromptLoop,

@@ -93,7 +93,7 @@ function compactionSettings(config: Config): CompactionConfig {
 
 @Injectable()
 export class SessionCompaction {
-  private readonly logger = new Logger(SessionCompaction.name);
+  private readonly logger = new Logger('SessionCompaction');
 
   constructor(
     private readonly messages: MessageService,

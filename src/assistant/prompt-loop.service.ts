@@ -70,7 +70,7 @@ function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): Mess
 
 @Injectable()
 export class PromptLoop {
-  private readonly logger = new Logger(PromptLoop.name);
+  private readonly logger = new Logger('PromptLoop');
   private readonly runs = new Map<string, SessionRun>();
   private readonly settings = loadAssistantSettings();
 

@@ -23,7 +23,7 @@ import { SnapshotService } from '../snapshots/snapshot.service';
 
 @Injectable()
 export class SessionSummary {
-  private readonly logger = new Logger(SessionSummary.name);
+  private readonly logger = new Logger('SessionSummary');
 
   constructor(
     private readonly messages: MessageService,

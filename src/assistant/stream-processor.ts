@@ -83,7 +83,7 @@ export function stepCost(tokens: AssistantMessage['tokens'], cost: ResolvedModel
  */
 @Injectable()
 export class StreamProcessor {
-  private readonly logger = new Logger(StreamProcessor.name);
+  private readonly logger = new Logger('StreamProcessor');
   private readonly settings = loadAssistantSettings();
 
   constructor(

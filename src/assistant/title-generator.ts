@@ -29,7 +29,7 @@ export function cleanTitle(text: string): string | undefined {
 /** Names default-titled root sessions from their first message with the small model (fire and forget). */
 @Injectable()
 export class TitleGenerator {
-  private readonly logger = new Logger(TitleGenerator.name);
+  private readonly logger = new Logger('TitleGenerator');
 
   constructor(
     private readonly sessions: SessionService,

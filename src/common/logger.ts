@@ -30,7 +30,9 @@ export class JsonLogger implements LoggerService {
     this.write('fatal', message, context);
   }
 
-  private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: unknown, context?: string): void {
+  private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: unknown, rawContext?: string): void {
+    // Nest names its loggers after its classes, which the start-up bundle renames `_InstanceLoader` and the like.
+    const context = rawContext?.startsWith('_') ? rawContext.slice(1) : rawContext;
     if (message instanceof Error) this.pino[level]({ context, err: { message: message.message, stack: message.stack } });
     else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message });
     else this.pino[level]({ context }, String(message));

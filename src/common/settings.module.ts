@@ -6,7 +6,7 @@ import { KEEL_SETTINGS, KeelSettings } from './settings';
 export class SettingsModule {
   static forRoot(settings: KeelSettings): DynamicModule {
     return {
-      module: SettingsModule,
+      module: this, // not the class name: a self-reference would rename the class in the bundle (SettingsModule_1)
       providers: [{ provide: KEEL_SETTINGS, useValue: settings }],
       exports: [KEEL_SETTINGS],
     };

@@ -69,7 +69,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V, limit: number):
  */
 @Injectable()
 export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(EventRelay.name);
+  private readonly logger = new Logger('EventRelay');
   private readonly origin = randomUUID();
   private listener?: Client;
   private sender?: Client;

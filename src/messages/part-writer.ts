@@ -30,7 +30,7 @@ interface PendingRow {
  */
 @Injectable()
 export class PartWriter implements BeforeApplicationShutdown {
-  private readonly logger = new Logger(PartWriter.name);
+  private readonly logger = new Logger('PartWriter');
   private readonly pending = new Map<string, Part>();
   private readonly inFlight = new Set<string>();
   /** Sessions deleted meanwhile: their pending rows must not come back. */

@@ -27,7 +27,7 @@ interface DisposeSignal {
 
 @Injectable()
 export class InstanceService implements BeforeApplicationShutdown, OnModuleDestroy {
-  private readonly logger = new Logger(InstanceService.name);
+  private readonly logger = new Logger('InstanceService');
   private readonly instances = new Map<string, Promise<Instance>>();
   private readonly hooks: DisposeHook[] = [];
   private readonly replica = randomUUID();

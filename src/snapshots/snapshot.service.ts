@@ -42,7 +42,7 @@ export interface SnapshotPatch {
 
 @Injectable()
 export class SnapshotService {
-  private readonly logger = new Logger(SnapshotService.name);
+  private readonly logger = new Logger('SnapshotService');
   private readonly repositories = new KeyedMutex();
   private readonly opened = new Set<string>();
 

@@ -92,7 +92,7 @@ interface Lists {
  */
 @Injectable()
 export class VectorIndex implements OnApplicationBootstrap {
-  private readonly logger = new Logger(VectorIndex.name);
+  private readonly logger = new Logger('VectorIndex');
   private dim = 0;
   private data = new Float32Array(0);
   private ids = new Float64Array(0);
