@@ -20,7 +20,6 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
-import { DomainError } from '../common/errors';
 import { ConfigService } from '../config/config.service';
 import type { Config } from '../config/config.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
@@ -31,8 +30,8 @@ import { ProviderService } from '../providers/provider.service';
 import type { ModelRef, ResolvedModel } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { ToolRegistry } from '../tools/tool-registry.service';
+import { failOnModelResolution } from './model-failure';
 import { toModelMessages } from './model-messages';
-import type { NamedError } from './named-error';
 import { StreamProcessor } from './stream-processor';
 
 /** The reference's request after the history (`SessionCompaction.process`). */
@@ -139,7 +138,7 @@ export class SessionCompaction {
       model = await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
       languageModel = createLanguageModel(model);
     } catch (error) {
-      return this.fail(instance, assistant, error);
+      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
     }
     await this.messages.updateMessage(assistant, where);
     const outcome = await this.processor.process({
@@ -223,18 +222,5 @@ export class SessionCompaction {
     } catch (error) {
       this.logger.warn({ msg: 'pruning failed', sessionID, error: String(error) });
     }
-  }
-
-  /** A model that cannot be resolved ends the compaction with an error saying what to configure. */
-  private async fail(instance: Instance, assistant: AssistantMessage, error: unknown): Promise<'stop'> {
-    const named: NamedError =
-      error instanceof DomainError && (error.errorName === 'ProviderInitError' || error.errorName === 'ProviderAuthError')
-        ? { name: 'ProviderAuthError', data: { providerID: assistant.providerID, message: error.message } }
-        : { name: 'UnknownError', data: { message: error instanceof Error ? error.message : String(error) } };
-    assistant.error = named;
-    assistant.time.completed = Date.now();
-    await this.messages.updateMessage(assistant, { directory: instance.directory });
-    await this.sessions.publish(assistant.sessionID, 'session.error', { sessionID: assistant.sessionID, error: named }, instance.directory);
-    return 'stop';
   }
 }

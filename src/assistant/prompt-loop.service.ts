@@ -13,7 +13,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
 import type { AgentInfo } from '../agents/builtin-agents';
-import { BusyError, DomainError } from '../common/errors';
+import { BusyError } from '../common/errors';
 import { ConfigService } from '../config/config.service';
 import { EventBus } from '../events/event-bus.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
@@ -31,8 +31,8 @@ import type { SubtaskRequest, ToolContext } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry.service';
 import { loadAssistantSettings } from './assistant-settings';
 import { filterCompacted, SessionCompaction } from './compaction.service';
+import { failOnModelResolution } from './model-failure';
 import { toModelMessages } from './model-messages';
-import type { NamedError } from './named-error';
 import { SessionSummary } from './session-summary.service';
 import { StreamProcessor } from './stream-processor';
 import { DEFAULT_PROMPT, environmentPrompt, instructionPrompts } from './system-prompt';
@@ -254,19 +254,6 @@ export class PromptLoop {
     };
   }
 
-  /** A failed model resolution ends the turn with an assistant error saying what to configure. */
-  private async failStep(instance: Instance, assistant: AssistantMessage, error: unknown): Promise<'stop'> {
-    const named: NamedError =
-      error instanceof DomainError && (error.errorName === 'ProviderInitError' || error.errorName === 'ProviderAuthError')
-        ? { name: 'ProviderAuthError', data: { providerID: assistant.providerID, message: error.message } }
-        : { name: 'UnknownError', data: { message: error instanceof Error ? error.message : String(error) } };
-    assistant.error = named;
-    assistant.time.completed = Date.now();
-    await this.messages.updateMessage(assistant, { directory: instance.directory });
-    await this.sessions.publish(assistant.sessionID, 'session.error', { sessionID: assistant.sessionID, error: named }, instance.directory);
-    return 'stop';
-  }
-
   private async step(
     instance: Instance,
     session: Session,
@@ -284,13 +271,13 @@ export class PromptLoop {
       assistant.modelID = ref.modelID;
       model = await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
     } catch (error) {
-      return this.failStep(instance, assistant, error);
+      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
     }
     let languageModel;
     try {
       languageModel = createLanguageModel(model);
     } catch (error) {
-      return this.failStep(instance, assistant, error);
+      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
     }
     await this.messages.updateMessage(assistant, { directory: instance.directory });
     if (step === 1) void this.titles.generate(instance, session, lastUser, lastUser.info.model, signal);
