@@ -7,10 +7,16 @@ export type DreamingStatus = 'dreaming' | 'done';
 export type MetadataValue = string | number | boolean | string[];
 export type Metadata = Record<string, MetadataValue>;
 
+/** The condition of the partial index of unfinished documents; queries must repeat it verbatim to use the index. */
+export const UNFINISHED = "status NOT IN ('done', 'failed')";
+
 /** A memory document. The row is also the pipeline job: `status` walks the stages, `leaseUntil` guards a claim. */
 @Entity('memory_document')
 @Index('IDX_memory_document_lease', ['leaseUntil'])
 @Index('IDX_memory_document_tag', ['containerTag', 'createdAt'])
+// Only unfinished rows: `GET /v3/documents/processing`, which clients poll while they ingest, counts and
+// lists them without touching finished ones.
+@Index('IDX_memory_document_unfinished', ['createdAt'], { where: UNFINISHED })
 export class MemoryDocument {
   @PrimaryColumn({ type: 'varchar', length: 22 })
   id!: string;
