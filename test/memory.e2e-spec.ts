@@ -167,6 +167,15 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect(list.pagination).toMatchObject({ currentPage: 1, totalItems: 1, totalPages: 1 });
     const processing = await client.documents.listProcessing();
     expect(processing).toEqual({ documents: expect.any(Array), totalCount: expect.any(Number) });
+    // A finished document is never listed; one just added is listed, with its fields, until it is done.
+    expect(processing.documents.map((d) => d.id)).not.toContain(id);
+    const fresh = await client.add({ content: 'Fresh text about glazing.', containerTag: 'user_p', metadata: { kiln: 'gas' } });
+    const during = await client.documents.listProcessing();
+    const listed = during.documents.find((d) => d.id === fresh.id);
+    if (listed) expect(listed).toMatchObject({ status: expect.stringMatching(/^(queued|extracting|chunking|embedding|indexing)$/), metadata: { kiln: 'gas' }, containerTags: ['user_p'] });
+    else expect((await client.documents.get(fresh.id)).status).toMatch(/^(done|failed)$/);
+    await waitForDocument(client, fresh.id);
+    expect((await client.documents.listProcessing()).documents.map((d) => d.id)).not.toContain(fresh.id);
 
     expect(await client.documents.delete('pot-1')).toBeNull();
     await expectApiError(client.documents.get(id), 404);
