@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { ValidationError, ValidationIssue } from '../common/errors';
 import { OPERATION_ID } from './operation.decorator';
-import { OpenApiOperation, referenceDocument, referenceOperations } from './reference-document';
+import { referenceDocument, referenceOperations } from './reference-document';
 
 interface OperationValidators {
   body?: ValidateFunction;
@@ -92,11 +92,6 @@ export class ReferenceValidator implements CanActivate {
       const body: unknown = req.body ?? {};
       if (!v.body(body)) throw new ValidationError(toIssues(v.body.errors), body);
     }
-  }
-
-  /** The reference operation a handler implements (for `/doc`). */
-  operation(operationId: string): OpenApiOperation | undefined {
-    return this.operations.get(operationId)?.operation;
   }
 
   private validatorsFor(operationId: string): OperationValidators {
