@@ -43,7 +43,7 @@ async function withScratchDatabase(dialect, fn) {
 
 async function pendingQueries(dialect) {
   return withScratchDatabase(dialect, async (target) => {
-    const dataSource = new DataSource({ ...buildDataSourceOptions(target), migrationsRun: false });
+    const dataSource = new DataSource(buildDataSourceOptions(target));
     await dataSource.initialize();
     try {
       await dataSource.runMigrations({ transaction: 'each' });

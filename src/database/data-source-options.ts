@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
+import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -34,7 +34,8 @@ export function buildDataSourceOptions(target: DatabaseTarget, entities: DataSou
   const common = {
     entities,
     migrations: [join(root, 'migrations', dialect, '*.{js,ts}')],
-    migrationsRun: true,
+    // Run by openDataSource (after initialize), which serialises replicas on PostgreSQL.
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: false,
@@ -61,4 +62,30 @@ export function buildDataSourceOptions(target: DatabaseTarget, entities: DataSou
     },
     ...common,
   };
+}
+
+/** Any 64-bit key, the same in every Keel process: holds the migrations of one database to one process at a time. */
+const MIGRATION_LOCK = 7_337_001;
+
+/**
+ * Connects and runs pending migrations. On PostgreSQL they run under a session advisory lock, so
+ * replicas started together on an empty or outdated database take turns instead of racing to create
+ * the same tables; the ones that wait then find nothing left to run.
+ */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  const dataSource = await new DataSource(options).initialize();
+  if (options.type !== 'postgres') {
+    await dataSource.runMigrations({ transaction: 'each' });
+    return dataSource;
+  }
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
+  }
+  return dataSource;
 }

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KEEL_SETTINGS, KeelSettings } from '../common/settings';
-import { buildDataSourceOptions, loadedEntities } from './data-source-options';
+import { buildDataSourceOptions, loadedEntities, openDataSource } from './data-source-options';
 
 @Global()
 @Module({
@@ -9,6 +9,7 @@ import { buildDataSourceOptions, loadedEntities } from './data-source-options';
     TypeOrmModule.forRootAsync({
       inject: [KEEL_SETTINGS],
       useFactory: (settings: KeelSettings) => buildDataSourceOptions(settings, loadedEntities()),
+      dataSourceFactory: (options) => openDataSource(options!),
     }),
   ],
 })
