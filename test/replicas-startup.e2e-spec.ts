@@ -18,7 +18,7 @@ import { freshProcessEnv, KeelProcess, spawnKeel, testDatabaseServer } from './s
       [1, 2, 3, 4].map((n) => spawnKeel({ ...fresh.env, KEEL_DATA_DIR: `${fresh.env.KEEL_DATA_DIR}/${n}` })),
     );
     for (const result of started) if (result.status === 'fulfilled') replicas.push(result.value);
-    expect(started.filter((r) => r.status === 'rejected').map((r) => String((r).reason))).toEqual([]);
+    expect(started.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
     for (const replica of replicas) {
       const errors = replica
         .output()

@@ -29,7 +29,10 @@ export function loadedEntities(): DataSourceOptions['entities'] {
 }
 
 /** One function builds options for the app, the migration tooling and the tests. */
-export function buildDataSourceOptions(target: DatabaseTarget, entities: DataSourceOptions['entities'] = entityFiles): DataSourceOptions {
+export function buildDataSourceOptions(
+  target: DatabaseTarget,
+  entities: DataSourceOptions['entities'] = entityFiles,
+): DataSourceOptions {
   const dialect = dialectOf(target);
   const common = {
     entities,
@@ -46,7 +49,9 @@ export function buildDataSourceOptions(target: DatabaseTarget, entities: DataSou
       type: 'postgres',
       url: target.databaseUrl,
       ...common,
-      ...(schema ? { schema, extra: { options: `-c search_path=${schema}`, max: 10 } } : { extra: { max: 10 } }),
+      ...(schema
+        ? { schema, extra: { options: `-c search_path=${schema}`, max: 10 } }
+        : { extra: { max: 10 } }),
     };
   }
   mkdirSync(target.dataDir, { recursive: true });
