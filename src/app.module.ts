@@ -5,6 +5,7 @@ import { HttpShutdown } from './common/http-shutdown';
 import { KeelSettings } from './common/settings';
 import { SettingsModule } from './common/settings.module';
 import { DatabaseModule } from './database/database.module';
+import { ObservabilityModule } from './observability/observability.module';
 import { EventsModule } from './events/events.module';
 import { ReferenceValidator } from './openapi/reference-validator';
 import { DirectoryMiddleware } from './projects/directory.middleware';
@@ -18,6 +19,7 @@ export const NON_INSTANCE_ROUTES = [
   { path: 'v4/{*rest}', method: RequestMethod.ALL },
   { path: 'api/{*rest}', method: RequestMethod.ALL },
   { path: 'health', method: RequestMethod.ALL },
+  { path: 'metrics', method: RequestMethod.GET },
   { path: 'doc', method: RequestMethod.ALL },
   { path: 'docs/{*rest}', method: RequestMethod.ALL },
 ];
@@ -32,6 +34,7 @@ export class AppModule implements NestModule {
         SettingsModule.forRoot(settings),
         DiscoveryModule,
         DatabaseModule,
+        ObservabilityModule,
         EventsModule,
         ProjectsModule,
         ...FEATURE_MODULES,

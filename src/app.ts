@@ -10,6 +10,8 @@ import { corsOptions } from './common/cors';
 import { JsonLogger } from './common/logger';
 import { requestLogging } from './common/request-id.middleware';
 import { KeelSettings } from './common/settings';
+import { Metrics } from './observability/metrics.service';
+import { requestMetrics } from './observability/request-metrics';
 import { buildOpenApiDocument } from './openapi/document';
 
 export interface KeelApp {
@@ -29,6 +31,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
   app.disable('x-powered-by');
   app.use(requestLogging(logger.pino));
+  app.use(requestMetrics(app.get(Metrics)));
   app.enableCors(corsOptions(settings.corsOrigins));
   app.use(new Authenticator(settings).middleware());
   app.useBodyParser('json', { limit: '50mb' });

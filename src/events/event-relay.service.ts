@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { dialectOf } from '../database/data-source-options';
+import { Metrics } from '../observability/metrics.service';
 import { EventBus, GlobalEnvelope } from './event-bus.service';
 import { envelopeJsonOf, streamedText } from './event-frames';
 
@@ -120,10 +121,6 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private stopping = false;
   private reconnectTimer?: NodeJS.Timeout;
   private failedAttempts = 0;
-  /** Reconnections since start (a metric). */
-  reconnects = 0;
-  /** Milliseconds between an event's publication on its origin and its delivery here, for the last one delivered. */
-  lastLagMs = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private received: Promise<unknown> = Promise.resolve();
   private pendingBytes = 0;
@@ -148,6 +145,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(
     private readonly bus: EventBus,
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -230,8 +228,8 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     this.reconnectTimer = setTimeout(() => {
       this.connect().then(
         () => {
-          this.reconnects++;
-          this.logger.log({ msg: 'event relay reconnected', reconnects: this.reconnects });
+          this.metrics.relayReconnects.inc();
+          this.logger.log({ msg: 'event relay reconnected' });
         },
         (error) => {
           this.logger.warn({ msg: 'event relay reconnect failed', error: String(error), retryInMs: delay });
@@ -463,7 +461,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     if (update) remember(this.receivedTexts, update.part.id, update.part.text, MAX_STREAMING_PARTS);
     else if (isPartUpdate(envelope) && envelope.payload.properties.part?.id)
       this.receivedTexts.delete(envelope.payload.properties.part.id);
-    if (message.at !== undefined) this.lastLagMs = Date.now() - message.at;
+    if (message.at !== undefined) this.metrics.relayLag.observe((Date.now() - message.at) / 1000);
     this.bus.deliverRemote(envelope);
   }
 

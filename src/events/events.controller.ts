@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
+import { Metrics } from '../observability/metrics.service';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
 import { EventBus, EventPayload, GlobalEnvelope } from './event-bus.service';
@@ -22,7 +23,10 @@ export class EventsController implements BeforeApplicationShutdown {
   constructor(
     private readonly bus: EventBus,
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
-  ) {}
+    metrics: Metrics,
+  ) {
+    metrics.sample('keel_sse_clients', 'Open event streams (/event and /global/event)', () => this.streams.size);
+  }
 
   /** Every directory's events in `{directory, payload}` envelopes; stays open across disposal. */
   @Get('global/event')

@@ -8,6 +8,7 @@ import { isInside } from '../common/paths';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { EventBus } from '../events/event-bus.service';
+import { Metrics } from '../observability/metrics.service';
 import { Instance, InstanceService } from '../projects/instance.service';
 import { loadPtySettings, PtySettings } from './pty-settings';
 import { PtyInfo, Terminal } from './terminal';
@@ -46,9 +47,15 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
     private readonly instances: InstanceService,
     private readonly bus: EventBus,
     @Inject(KEEL_SETTINGS) private readonly keelSettings: KeelSettings,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
+    this.metrics.sample('keel_pty_open', 'Open terminals', () => {
+      let open = 0;
+      for (const terminals of this.byDirectory.values()) open += terminals.size;
+      return open;
+    });
     this.instances.onDispose((directory) => this.killDirectory(directory));
     process.once('exit', this.killAllOnExit);
   }

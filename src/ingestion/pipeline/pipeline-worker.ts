@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { EventBus } from '../../events/event-bus.service';
+import { Metrics } from '../../observability/metrics.service';
 import { KEEL_SETTINGS } from '../../common/settings';
 import type { KeelSettings } from '../../common/settings';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
@@ -12,6 +13,7 @@ import { chunkText } from './chunker';
 import { ExtractionError, extractFile, extractText, extractUrl, Extracted } from './content-extractor';
 import { EmbeddingProvider } from './embedding-provider';
 import { DOCUMENT_STATUS_EVENT, DocumentStatusEvent, StatusPublisher } from './status-publisher';
+import { UNFINISHED } from '../documents/memory-document.entity';
 import type { Metadata } from '../documents/memory-document.entity';
 
 interface Claim {
@@ -63,9 +65,14 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly events: EventBus,
     @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
     @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.metrics.sample('keel_pipeline_queue_depth', 'Documents not yet done or failed (all replicas)', async () => {
+      const [{ n }] = await this.store.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM memory_document WHERE ${UNFINISHED}`);
+      return Number(n);
+    });
     if (this.store.dialect === 'sqlite') {
       // One process owns a SQLite file: every lease still held belongs to a previous run of it.
       const now = Date.now();
@@ -184,6 +191,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       const message = error instanceof ExtractionError ? error.message : `Processing failed: ${(error as Error).message}`;
       if (!(error instanceof ExtractionError)) this.logger.error({ msg: 'document failed', id: claim.id, error: (error as Error).stack });
       await this.transition(claim, 'failed', { error: message, lease_until: null }, 'done').catch(() => undefined);
+      this.metrics.documentsProcessed.inc({ outcome: 'failed' });
     } finally {
       // Stopped at a safe point between stages: hand the row back so the next start (or replica) resumes it at once.
       if (this.stopping) {
@@ -261,6 +269,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const grouped = !instant && (doc.custom_id !== null || doc.source === 'conversation');
     const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
     await this.transition(claim, 'done', { lease_until: dreamAt }, superrag ? 'done' : 'dreaming');
+    this.metrics.documentsProcessed.inc({ outcome: 'done' });
     if (instant && !superrag && !this.stopping) await this.dream({ ...claim, status: 'done' });
   }
 

@@ -3,6 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
 import { IngestionStore, Query } from '../store';
+import { Metrics } from '../../observability/metrics.service';
 
 interface PendingRow {
   id: string;
@@ -52,9 +53,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   constructor(
     private readonly store: IngestionStore,
     @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.metrics.sample('keel_webhook_outbox_depth', 'Webhook deliveries waiting or retrying (all replicas)', async () => {
+      const [{ n }] = await this.store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM memory_webhook_delivery');
+      return Number(n);
+    });
     const urls = this.settings.webhooks;
     // Deliveries for receivers the operator removed have nowhere to go.
     await this.store.transaction((q) =>

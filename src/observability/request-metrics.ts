@@ -1,0 +1,31 @@
+import type { NextFunction, Request, Response } from 'express';
+import { memoryErrorRenderer, routingErrorRenderer } from '../common/http-error.filter';
+import { Metrics } from './metrics.service';
+
+function surfaceOf(path: string): 'memory' | 'routing' | 'session' {
+  if (memoryErrorRenderer.matches(path)) return 'memory';
+  return routingErrorRenderer.matches(path) ? 'routing' : 'session';
+}
+
+/** Observes each request's duration under its matched route pattern (never the raw path: ids would explode the series). */
+export function requestMetrics(metrics: Metrics) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const start = process.hrtime.bigint();
+    let observed = false;
+    const observe = () => {
+      if (observed) return;
+      observed = true;
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      const labels = {
+        surface: surfaceOf(req.path),
+        method: req.method,
+        route,
+        status: String(res.statusCode),
+      };
+      metrics.requestDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    };
+    res.once('finish', observe);
+    res.once('close', observe);
+    next();
+  };
+}
