@@ -13,6 +13,7 @@ import { MemoryModel } from './memories/memory-model';
 import { ProfileBucketsController } from './memories/profile-buckets.controller';
 import { EmbeddingProvider } from './pipeline/embedding-provider';
 import { PipelineWorker } from './pipeline/pipeline-worker';
+import { PipelineWorkerBeat } from './pipeline/pipeline-worker.entity';
 import { StatusPublisher } from './pipeline/status-publisher';
 import { WebhookDispatcher } from './pipeline/webhook-dispatcher';
 import { FullTextIndex } from './search/full-text-index';
@@ -23,7 +24,7 @@ import { IngestionStore } from './store';
 
 /** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories and profiles. */
 @Module({
-  imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry])],
+  imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry, PipelineWorkerBeat])],
   controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController],
   providers: [
     { provide: INGESTION_SETTINGS, useFactory: () => loadIngestionSettings() },

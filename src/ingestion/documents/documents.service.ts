@@ -311,7 +311,7 @@ export class DocumentsService {
         }
       }
       if (contentChanged || existing.status === 'failed') {
-        sets.push("status = 'queued'", "dreaming_status = 'dreaming'", 'error = NULL', 'revision = revision + 1', 'lease_until = ?', 'content = ?', 'raw = ?', 'source = ?');
+        sets.push("status = 'queued'", "dreaming_status = 'dreaming'", 'error = NULL', 'revision = revision + 1', 'lease_until = ?', 'claimed_by = NULL', 'content = ?', 'raw = ?', 'source = ?');
         params.push(now, content, messages ? JSON.stringify(messages) : existing.raw, input.source);
         if (fullReplace) sets.push('dreamed_length = 0');
       }

@@ -17,6 +17,8 @@ export const UNFINISHED = "status NOT IN ('done', 'failed')";
 // Only unfinished rows: `GET /v3/documents/processing`, which clients poll while they ingest, counts and
 // lists them without touching finished ones.
 @Index('IDX_memory_document_unfinished', ['createdAt'], { where: UNFINISHED })
+// Only claimed rows: the sweep for claims of dead workers reads them alone.
+@Index('IDX_memory_document_claimed_by', ['claimedBy'], { where: 'claimed_by IS NOT NULL' })
 export class MemoryDocument {
   @PrimaryColumn({ type: 'varchar', length: 22 })
   id!: string;
@@ -99,6 +101,10 @@ export class MemoryDocument {
 
   @EpochColumn({ name: 'lease_until', nullable: true })
   leaseUntil!: number | null;
+
+  /** The pipeline worker (process) holding the claim; NULL when the row is not claimed. */
+  @Column({ name: 'claimed_by', type: 'varchar', length: 36, nullable: true })
+  claimedBy!: string | null;
 
   @EpochColumn({ name: 'created_at' })
   createdAt!: number;

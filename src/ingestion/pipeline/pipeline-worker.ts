@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { EventBus } from '../../events/event-bus.service';
@@ -41,15 +42,27 @@ interface DocumentRow {
 class Superseded extends Error {}
 
 const SUMMARY_LENGTH = 280;
+/** How often a worker beats, and how long a silent one keeps its claims (PostgreSQL). */
+const BEAT_MS = 2_000;
+const STALE_MS = 6_000;
+/** Rows of workers gone this long are deleted (their claims were handed back long before). */
+const FORGET_WORKER_MS = 60 * 60_000;
 
 /**
  * In-process workers over the document rows. A row is claimable when `lease_until` has passed:
  * queued rows carry their enqueue time, claimed rows a lease that each stage renews, finished rows
  * NULL. So a crash leaves rows whose lease simply runs out, and the next claim resumes them.
+ *
+ * On PostgreSQL, where replicas share the rows, a claim also names its worker (`claimed_by`), and
+ * each process beats in `memory_worker` every BEAT_MS: the claims of a worker silent for STALE_MS
+ * (killed, or cut off) are handed back at once instead of after the lease. Every write of a stage
+ * checks that the claim is still this worker's, so a worker whose claims were taken over stops.
  */
 @Injectable()
 export class PipelineWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('IngestionPipeline');
+  private readonly workerId = randomUUID();
+  private beatTimer?: NodeJS.Timeout;
   private stopping = false;
   private slots: Promise<void>[] = [];
   private waiters: (() => void)[] = [];
@@ -76,7 +89,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.store.dialect === 'sqlite') {
       // One process owns a SQLite file: every lease still held belongs to a previous run of it.
       const now = Date.now();
-      await this.store.transaction((q) => q('UPDATE memory_document SET lease_until = ? WHERE lease_until > ? RETURNING id', [now, now]));
+      await this.store.transaction((q) => q('UPDATE memory_document SET lease_until = ?, claimed_by = NULL WHERE lease_until > ? RETURNING id', [now, now]));
     }
     this.subscription = this.events.ofType<DocumentStatusEvent>(DOCUMENT_STATUS_EVENT).subscribe((e) => {
       if (e.payload.properties.status === 'queued') this.wake();
@@ -84,6 +97,11 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     // Rows another replica let lapse, and dynamic dreams coming due, are found by polling.
     this.pollTimer = setInterval(() => this.wake(), 1000);
     this.pollTimer.unref();
+    if (this.store.dialect === 'postgres') {
+      await this.beat();
+      this.beatTimer = setInterval(() => void this.beat(), BEAT_MS);
+      this.beatTimer.unref();
+    }
     this.slots = Array.from({ length: this.settings.concurrency }, () => this.runSlot());
   }
 
@@ -91,8 +109,34 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     this.stopping = true;
     this.subscription?.unsubscribe();
     clearInterval(this.pollTimer);
+    clearInterval(this.beatTimer);
     this.wake();
     await Promise.all(this.slots);
+    if (this.beatTimer) await this.store.query('DELETE FROM memory_worker WHERE id = ?', [this.workerId]).catch(() => undefined);
+  }
+
+  /** Says this worker is alive, and hands back the claims of workers that stopped beating. */
+  private async beat(): Promise<void> {
+    const now = Date.now();
+    try {
+      await this.store.query('INSERT INTO memory_worker (id, beat_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at', [this.workerId, now]);
+      const released = await this.store.transaction(
+        (q) =>
+          q(
+            `UPDATE memory_document SET lease_until = ?, claimed_by = NULL
+             WHERE claimed_by IS NOT NULL AND claimed_by NOT IN (SELECT id FROM memory_worker WHERE beat_at > ?) RETURNING id`,
+            [now, now - STALE_MS],
+          ),
+        { relaxed: true },
+      );
+      if (released.length > 0) {
+        this.logger.warn({ msg: 'took over the claims of a pipeline worker that stopped', documents: released.length });
+        this.wake();
+      }
+      await this.store.query('DELETE FROM memory_worker WHERE beat_at < ?', [now - FORGET_WORKER_MS]);
+    } catch (error) {
+      if (!this.stopping) this.logger.warn({ msg: 'pipeline worker beat failed', error: (error as Error).message });
+    }
   }
 
   private wake(): void {
@@ -134,18 +178,21 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const skip = this.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.store.transaction((q) =>
       q<Claim>(
-        `UPDATE memory_document SET status = CASE WHEN status = 'done' THEN 'done' ELSE 'extracting' END, lease_until = ?, error = NULL
+        `UPDATE memory_document SET status = CASE WHEN status = 'done' THEN 'done' ELSE 'extracting' END, lease_until = ?, claimed_by = ?, error = NULL
          WHERE id = (SELECT id FROM memory_document WHERE lease_until IS NOT NULL AND lease_until <= ? ORDER BY lease_until LIMIT 1${skip})
          AND lease_until IS NOT NULL AND lease_until <= ?
          RETURNING id, revision, status`,
-        [this.lease(), now, now],
+        [this.lease(), this.workerId, now, now],
       ),
       { relaxed: true },
     );
     return rows[0];
   }
 
-  /** Persist one transition of the claimed revision and publish it; throws Superseded when the row moved on. */
+  /**
+   * Persist one transition of the claimed revision and publish it; throws Superseded when the row moved
+   * on or the claim is no longer this worker's. Without `lease_until` in `extra` the lease is renewed.
+   */
   private async transition(claim: Claim, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string): Promise<void> {
     const sets = ['status = ?', 'updated_at = ?', ...Object.keys(extra).map((k) => `${k} = ?`)];
     const params: unknown[] = [status, Date.now(), ...Object.values(extra)];
@@ -158,16 +205,23 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       params.push(this.lease());
     }
     const [row] = await this.store.transaction((q) =>
-      q<{ custom_id: string | null; dreaming_status: string }>(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? RETURNING custom_id, dreaming_status`, [...params, claim.id, claim.revision]),
+      q<{ custom_id: string | null; dreaming_status: string }>(
+        `UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`,
+        [...params, claim.id, claim.revision, this.workerId],
+      ),
       { relaxed: true },
     );
     if (!row) throw new Superseded();
     this.publisher.publish({ id: claim.id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
   }
 
-  /** Inside a write: the claimed revision must still be current (not deleted, appended to or replaced). */
+  /** Inside a write: the claimed revision must still be current (not deleted, appended to or replaced) and still this worker's. */
   private async assertCurrent(q: Query, claim: Claim): Promise<void> {
-    const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ?${this.store.forUpdate}`, [claim.id, claim.revision]);
+    const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ? AND claimed_by = ?${this.store.forUpdate}`, [
+      claim.id,
+      claim.revision,
+      this.workerId,
+    ]);
     if (!current) throw new Superseded();
   }
 
@@ -190,14 +244,16 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       if (error instanceof Superseded || this.stopping) return;
       const message = error instanceof ExtractionError ? error.message : `Processing failed: ${(error as Error).message}`;
       if (!(error instanceof ExtractionError)) this.logger.error({ msg: 'document failed', id: claim.id, error: (error as Error).stack });
-      await this.transition(claim, 'failed', { error: message, lease_until: null }, 'done').catch(() => undefined);
+      await this.transition(claim, 'failed', { error: message, lease_until: null, claimed_by: null }, 'done').catch(() => undefined);
       this.metrics.documentsProcessed.inc({ outcome: 'failed' });
     } finally {
       // Stopped at a safe point between stages: hand the row back so the next start (or replica) resumes it at once.
       if (this.stopping) {
         const now = Date.now();
         await this.store
-          .transaction((q) => q('UPDATE memory_document SET lease_until = ? WHERE id = ? AND revision = ? AND lease_until > ? RETURNING id', [now, claim.id, claim.revision, now]))
+          .transaction((q) =>
+            q('UPDATE memory_document SET lease_until = ?, claimed_by = NULL WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING id', [now, claim.id, claim.revision, this.workerId]),
+          )
           .catch(() => undefined);
       }
     }
@@ -268,9 +324,11 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
     const grouped = !instant && (doc.custom_id !== null || doc.source === 'conversation');
     const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
-    await this.transition(claim, 'done', { lease_until: dreamAt }, superrag ? 'done' : 'dreaming');
+    // An instant dream goes on under this claim; otherwise the row is handed back until its dream is due.
+    const dreamsNow = instant && !superrag;
+    await this.transition(claim, 'done', { lease_until: dreamAt, claimed_by: dreamsNow ? this.workerId : null }, superrag ? 'done' : 'dreaming');
     this.metrics.documentsProcessed.inc({ outcome: 'done' });
-    if (instant && !superrag && !this.stopping) await this.dream({ ...claim, status: 'done' });
+    if (dreamsNow && !this.stopping) await this.dream({ ...claim, status: 'done' });
   }
 
   /** Vectors for every chunk of the document (stored as JSON; search compares them in process). */
@@ -293,7 +351,12 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
       await this.memories.remember(q, tag, extraction.facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
-      await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, updated_at = ? WHERE id = ? RETURNING id', [text.length, 'done', Date.now(), claim.id]);
+      await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, claimed_by = NULL, updated_at = ? WHERE id = ? RETURNING id', [
+        text.length,
+        'done',
+        Date.now(),
+        claim.id,
+      ]);
     }, { relaxed: true });
     this.publisher.publish({ id: claim.id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done', memoryExtractor: extraction.extractor, extractionFallback: extraction.fallbackReason });
   }
