@@ -150,16 +150,18 @@ describe('newer opencode clients: permission.asked and /permission/{id}/reply, s
     expect(a2.parentID).toBe(u2.id);
   });
 
-  it('message and part events carry sessionID beside the seed fields', async () => {
+  it('session, message and part events carry sessionID beside the seed fields', async () => {
     const { client, scripted, events } = harness;
     const sessionID = await newSession();
     scripted.reply({ steps: [{ text: 'streamed' }] });
     await client.session.prompt({ sessionID, parts: [{ type: 'text', text: 'hi' }] });
     const parts = events.ofType('message.part.updated').filter((e: any) => e.properties.part.sessionID === sessionID);
     const messages = events.ofType('message.updated').filter((e: any) => e.properties.info.sessionID === sessionID);
+    const sessions = ['session.created', 'session.updated'].flatMap((type) => events.ofType(type).filter((e: any) => e.properties.info.id === sessionID));
+    expect(sessions.length).toBeGreaterThanOrEqual(2);
     expect(parts.length).toBeGreaterThan(0);
     expect(messages.length).toBeGreaterThan(0);
-    for (const event of [...parts, ...messages]) {
+    for (const event of [...parts, ...messages, ...sessions]) {
       expect(event.properties.sessionID).toBe(sessionID);
       expectReferenceSchema(event, `Event.${event.type}`);
     }
