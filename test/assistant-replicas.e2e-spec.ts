@@ -148,4 +148,27 @@ describeOnPostgres('assistant across replicas: abort and permission replies reac
     const { data: pendingNow } = await onA.permission.list();
     expect(pendingNow!.filter((p) => p.sessionID === sessionID)).toEqual([]);
   });
+
+  it("opencode 1.1's reply route on B (POST /permission/{requestID}/reply) resumes the tool waiting on A", async () => {
+    const sessionID = await newSession();
+    scripted.reply({ steps: [{ tool: 'write', args: { filePath: 'from-b-next.txt', content: 'approved on B' } }] }, { steps: [{ text: 'written' }] });
+    const approved = onA.session.prompt({ sessionID, parts: [{ type: 'text', text: 'write it' }] });
+    // A client of B sees the request as 1.1 reads it (permission.asked), relayed from A.
+    const request = await eventsB.next<any>((e) => e.type === 'permission.asked' && e.properties.sessionID === sessionID);
+    expect(request.properties).toMatchObject({ permission: 'edit', tool: { callID: expect.any(String) } });
+    const reply = (id: string) =>
+      fetch(`${second.url}/permission/${id}/reply?directory=${encodeURIComponent(dir)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reply: 'once' }),
+      });
+    expect((await reply(ascendingId('per'))).status).toBe(404);
+    const res = await reply(request.properties.id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toBe(true);
+    const { data } = await approved;
+    expect(data!.parts.find((p) => p.type === 'text')).toMatchObject({ text: 'written' });
+    expect(readFileSync(join(dir, 'from-b-next.txt'), 'utf8')).toBe('approved on B');
+    await eventsA.next((e) => e.type === 'permission.replied' && e.properties.requestID === request.properties.id && e.properties.reply === 'once');
+  });
 });

@@ -116,7 +116,7 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     expect(streamed.data!.parts).toEqual([{ ...part, text: 'Hello world' }]);
     await messages.updatePart({ ...part, text: accumulated, time: { start: 1, end: 2 } });
     await events.next((f) => f.type === 'message.part.updated' && f.properties.part.time);
-    expect(events.ofType('message.updated')).toEqual([{ type: 'message.updated', properties: { info } }]);
+    expect(events.ofType('message.updated')).toEqual([{ type: 'message.updated', properties: { sessionID: info.sessionID, info } }]);
     const updates = events.ofType('message.part.updated');
     expect(updates.map((f) => f.properties.delta)).toEqual(['Hel', 'lo', ' world', undefined]);
     expect(updates.map((f) => f.properties.part.text)).toEqual(['Hel', 'Hello', 'Hello world', 'Hello world']);
@@ -137,7 +137,7 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     expect(data).toEqual(edited);
     expectReferenceSchema(data, 'Part');
     const frame = await events.next((f) => f.type === 'message.part.updated');
-    expect(frame).toEqual({ type: 'message.part.updated', properties: { part: edited } });
+    expect(frame).toEqual({ type: 'message.part.updated', properties: { sessionID, part: edited } });
     events.close();
     expect((await client.session.message({ sessionID, messageID: u.id })).data!.parts[0]).toEqual(edited);
 

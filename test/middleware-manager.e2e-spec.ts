@@ -117,14 +117,17 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
     expect(await api('GET', '/api/resources')).toEqual({ status: 200, body: [] });
   });
 
-  it('documents the routing routes in /doc and answers unknown /api routes with {code, message}', async () => {
+  it('documents the routing routes in /doc and answers unknown routes under its prefixes with {code, message}', async () => {
     const doc = (await api('GET', '/doc')).body;
     expect(doc.paths['/api/middlewares'].post.operationId).toBe('middlewares.create');
     expect(doc.paths['/api/resources/{id}/config/priority'].put.operationId).toBe(
       'resources.updatePriorityConfig',
     );
     expect(doc.paths['/api/v1/traefik-config'].get.operationId).toBe('traefik.config');
-    expectRoutingError(await api('GET', '/api/nothing-here'), 404, 'Route not found');
+    expectRoutingError(await api('GET', '/api/middlewares/a/b/c'), 404, 'Route not found');
+    expectRoutingError(await api('GET', '/api/datasource/a/b/c'), 404, 'Route not found');
+    // Other /api/* paths are opencode's (its newer clients call /api/agent, ...): the session dialect.
+    expect((await api('GET', '/api/nothing-here')).body).toMatchObject({ name: 'NotFoundError', data: { message: expect.any(String) } });
   });
 
   it('creates, reads, replaces and deletes middlewares with 16-hex ids, publishing events', async () => {

@@ -71,7 +71,8 @@ describe('permissions: ask, list, reply once/always/reject, cascade, dispose, re
       time: { created: expect.any(Number) },
     });
     const { data: list } = await client.permission.list();
-    expect(list).toContainEqual(permission);
+    // Each entry is the Permission plus the same request as opencode 1.1 names it (permission.asked).
+    expect(list).toContainEqual({ ...permission, permission: 'bash', patterns: ['git status'], always: ['git status'], tool: { messageID: 'msg_0000000000001', callID: 'call_1' } });
     for (const p of list!) expectReferenceSchema(p, 'Permission');
     expect(await state(answer)).toBe('pending');
 
@@ -80,7 +81,10 @@ describe('permissions: ask, list, reply once/always/reject, cascade, dispose, re
     expect(data).toBe(true);
     await expect(answer).resolves.toBe('once');
     const replied = await events.next((f) => f.type === 'permission.replied');
-    expect(replied).toEqual({ type: 'permission.replied', properties: { sessionID, permissionID: permission.id, response: 'once' } });
+    expect(replied).toEqual({
+      type: 'permission.replied',
+      properties: { sessionID, permissionID: permission.id, response: 'once', requestID: permission.id, reply: 'once' },
+    });
     expectReferenceSchema(replied, 'Event.permission.replied');
     expect(await pendingIDs()).not.toContain(permission.id);
     // "once" is not remembered: the same request asks again.
@@ -111,8 +115,8 @@ describe('permissions: ask, list, reply once/always/reject, cascade, dispose, re
     await expect(covered).resolves.toBe('always');
     await events.next((f) => f.type === 'permission.replied' && f.properties.permissionID === byTitle['ls -la']);
     expect(events.ofType('permission.replied').map((f) => f.properties)).toEqual([
-      { sessionID, permissionID: byTitle.ls, response: 'always' },
-      { sessionID, permissionID: byTitle['ls -la'], response: 'always' },
+      { sessionID, permissionID: byTitle.ls, response: 'always', requestID: byTitle.ls, reply: 'always' },
+      { sessionID, permissionID: byTitle['ls -la'], response: 'always', requestID: byTitle['ls -la'], reply: 'always' },
     ]);
     expect(await state(otherType)).toBe('pending');
     expect(await state(otherPattern)).toBe('pending');

@@ -67,12 +67,12 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     const mine = events.frames.filter((f: any) => f.properties?.info?.id === session!.id);
     expect(mine.map((f: any) => f.type)).toEqual(['session.created', 'session.updated']);
     for (const frame of mine) expectReferenceSchema(frame, `Event.${(frame as any).type}`);
-    expect(mine[0]).toEqual({ type: 'session.created', properties: { info: session } });
+    expect(mine[0]).toEqual({ type: 'session.created', properties: { sessionID: session!.id, info: session } });
     await global.next((f) => f.directory === dir && f.payload.type === 'session.updated' && f.payload.properties.info.id === session!.id);
     const globalMine = global.frames.filter((f: any) => f.payload?.properties?.info?.id === session!.id);
     expect(globalMine).toEqual([
-      { directory: dir, payload: { type: 'session.created', properties: { info: session } } },
-      { directory: dir, payload: { type: 'session.updated', properties: { info: session } } },
+      { directory: dir, payload: { type: 'session.created', properties: { sessionID: session!.id, info: session } } },
+      { directory: dir, payload: { type: 'session.updated', properties: { sessionID: session!.id, info: session } } },
     ]);
     events.close();
     global.close();
@@ -146,7 +146,7 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     expect(updated).toMatchObject({ id: s!.id, title: 'after', time: { created: s!.time.created, archived: 1234 } });
     expect(updated!.time.updated).toBeGreaterThanOrEqual(s!.time.updated);
     const frame = await events.next((f) => f.type === 'session.updated' && f.properties.info.title === 'after');
-    expect(frame).toEqual({ type: 'session.updated', properties: { info: updated } });
+    expect(frame).toEqual({ type: 'session.updated', properties: { sessionID: updated!.id, info: updated } });
     events.close();
     expect((await client.session.get({ sessionID: s!.id })).data).toEqual(updated);
 

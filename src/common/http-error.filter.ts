@@ -41,9 +41,16 @@ export const memoryErrorRenderer: ErrorRenderer = {
   },
 };
 
+/**
+ * The routing manager's own route prefixes (middleware-manager v3's API and Traefik's HTTP provider).
+ * Only these: newer opencode clients call other `/api/*` routes (`/api/agent`, `/api/session`, …),
+ * which must get the session dialect's answer, not the routing manager's.
+ */
+const ROUTING_PREFIXES = ['/api/middlewares', '/api/services', '/api/resources', '/api/datasource', '/api/datasources', '/api/traefik-config', '/api/v1/traefik-config', '/api/plugins'];
+
 /** Routing manager (middleware-manager v3): `{code, message}`. */
 export const routingErrorRenderer: ErrorRenderer = {
-  matches: (path) => path.startsWith('/api/') || path === '/api' || path === '/health',
+  matches: (path) => path === '/health' || ROUTING_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)),
   render(error) {
     const message = error.status >= 500 ? `Internal server error (ref ${error.requestId})` : error.message;
     return { code: error.status, message };

@@ -2,8 +2,8 @@
  * MessageService — message infos and their parts, stored as one JSON row each.
  *
  *   newMessageID() / newPartID() → string                ascending `msg_` / `prt_` ids
- *   updateMessage(info, {directory?}) → info             upsert (client-supplied ids kept); message.updated {info}
- *   updatePart(part, {delta?, directory?}) → part        upsert, no read; message.part.updated {part, delta?} at once.
+ *   updateMessage(info, {directory?}) → info             upsert (client-supplied ids kept); message.updated {sessionID, info}
+ *   updatePart(part, {delta?, directory?}) → part        upsert, no read; message.part.updated {sessionID, part, delta?} at once.
  *                                                        With `delta` (streaming) the row is written within 50 ms
  *                                                        (coalesced); without it, before returning. Send the
  *                                                        final state of a streamed part without `delta`.
@@ -72,7 +72,8 @@ export class MessageService {
   async updateMessage<T extends MessageInfo>(info: T, target: PublishTarget = {}): Promise<T> {
     const { directory } = await this.sessions.locate(info.sessionID);
     await this.dataSource.query(this.upsertMessageSql, [info.id, info.sessionID, info.role, JSON.stringify(info), info.time.created]);
-    await this.sessions.publish(info.sessionID, 'message.updated', { info }, target.directory ?? directory);
+    // `sessionID` beside the reference's `{info}`: newer opencode clients (1.18) route events by it.
+    await this.sessions.publish(info.sessionID, 'message.updated', { sessionID: info.sessionID, info }, target.directory ?? directory);
     return info;
   }
 
@@ -80,7 +81,8 @@ export class MessageService {
     const { directory } = await this.sessions.locate(part.sessionID);
     if (options.delta === undefined) await this.writer.write(part);
     else this.writer.defer(part);
-    const properties = options.delta === undefined ? { part } : { part, delta: options.delta };
+    const properties =
+      options.delta === undefined ? { sessionID: part.sessionID, part } : { sessionID: part.sessionID, part, delta: options.delta };
     await this.sessions.publish(part.sessionID, 'message.part.updated', properties, options.directory ?? directory);
     return part;
   }
@@ -146,7 +148,10 @@ export class MessageService {
     return rows.map((row) => JSON.parse(row.data) as Part);
   }
 
-  /** As the reference: a new root session in `instance`, with fresh ids; assistant parentIDs are not remapped. */
+  /**
+   * A new root session in `instance`, with fresh ids. Assistant `parentID`s point at the copied user
+   * messages (opencode 1.1 remaps them; its TUI draws broken footers when they name the old session's ids).
+   */
   async fork(instance: Instance, sessionID: string, messageID?: string): Promise<Session> {
     await this.sessions.get(sessionID);
     const rows = await this.messages.find({
@@ -155,8 +160,12 @@ export class MessageService {
       order: { id: 'ASC' },
     });
     const session = await this.sessions.create(instance);
+    const newIDs = new Map<string, string>();
     for (const row of rows) {
-      const info = { ...(JSON.parse(row.data) as MessageInfo), id: this.newMessageID(), sessionID: session.id };
+      const copied = JSON.parse(row.data) as MessageInfo;
+      const info = { ...copied, id: this.newMessageID(), sessionID: session.id };
+      newIDs.set(copied.id, info.id);
+      if (info.role === 'assistant' && newIDs.has(info.parentID)) info.parentID = newIDs.get(info.parentID)!;
       await this.updateMessage(info);
       for (const part of await this.parts(row.id)) {
         await this.updatePart({ ...part, id: this.newPartID(), messageID: info.id, sessionID: session.id });

@@ -59,6 +59,21 @@ export class PermissionEntity {
   timeReplied: number | null;
 }
 
+/**
+ * The same request as opencode 1.1+ (PermissionNext) names it: `permission.asked` carries it, and
+ * `GET /permission` merges it into each `Permission` so both generations of clients read the list.
+ * `always` = the keys an "always" answer approves, which in Keel are the request's own keys.
+ */
+export interface PermissionRequestInfo {
+  id: string;
+  sessionID: string;
+  permission: string;
+  patterns: string[];
+  metadata: Record<string, unknown>;
+  always: string[];
+  tool?: { messageID: string; callID: string };
+}
+
 /** An "always" answer: later requests of the session whose keys this pattern covers pass at once. */
 @Entity('permission_approval')
 @Index('IDX_permission_approval_session', ['sessionID', 'type'])
@@ -77,6 +92,23 @@ export class PermissionApprovalEntity {
 
   @EpochColumn({ name: 'time_created' })
   timeCreated: number;
+}
+
+/** The keys a request asks for, and an "always" answer approves: its pattern(s), else its type. */
+export const keysOf = (type: string, pattern: string | string[] | null | undefined): string[] =>
+  pattern == null ? [type] : Array.isArray(pattern) ? pattern : [pattern];
+
+export function toPermissionRequest(row: PermissionEntity): PermissionRequestInfo {
+  const keys = keysOf(row.type, row.pattern);
+  return {
+    id: row.id,
+    sessionID: row.sessionID,
+    permission: row.type,
+    patterns: keys,
+    metadata: row.metadata ?? {},
+    always: keys,
+    ...(row.callID ? { tool: { messageID: row.messageID, callID: row.callID } } : {}),
+  };
 }
 
 export function toPermission(row: PermissionEntity): Permission {

@@ -5,13 +5,17 @@
  *       request = {sessionID, messageID, type, pattern?, callID?, title, metadata?}
  *       Resolves 'always' at once when the session already approved every key (the pattern(s), or the type)
  *       with "always" (remembered in the DB, survives restarts). Otherwise stores a pending `per_` request,
- *       publishes permission.updated (the Permission) and resolves when replied, when `signal` aborts
+ *       publishes permission.updated (the Permission, seed clients) and permission.asked (the same request
+ *       as opencode 1.1+ reads it, PermissionRequestInfo) and resolves when replied, when `signal` aborts
  *       ('reject'), when the instance is disposed ('reject'), or after KEEL_PERMISSION_TIMEOUT_MS with
  *       KEEL_PERMISSION_DEFAULT (default: no timeout).
  *   reply(sessionID, permissionID, response) → void      404 unless pending; records the answer and publishes
- *       permission.replied {sessionID, permissionID, response}; 'always' also answers the session's other
- *       pending requests of the same type whose keys are now covered (each with its own permission.replied)
- *   list() → Permission[]                                pending requests of every session, id order
+ *       permission.replied {sessionID, permissionID, response, requestID, reply} (the seed's fields and
+ *       opencode 1.1's); 'always' also answers the session's other pending requests of the same type whose
+ *       keys are now covered (each with its own permission.replied)
+ *   replyToRequest(requestID, response) → void           the same, for a request named by its id alone
+ *                                                        (opencode 1.1's POST /permission/{requestID}/reply)
+ *   list() → (Permission & PermissionRequestInfo)[]      pending requests of every session, id order
  *
  *   Replicas sharing PostgreSQL: a reply to any replica is recorded in the database, and its permission.replied
  *   event (relayed between replicas) wakes the tool waiting on the replica that asked.
@@ -25,7 +29,16 @@ import { EventBus } from '../events/event-bus.service';
 import { InstanceService } from '../projects/instance.service';
 import { SessionService, assertIdPrefix, assertSessionID } from '../sessions/session.service';
 import { loadPermissionSettings } from './permission-settings';
-import { Permission, PermissionApprovalEntity, PermissionEntity, PermissionResponse, toPermission } from './permission.entity';
+import {
+  keysOf,
+  Permission,
+  PermissionApprovalEntity,
+  PermissionEntity,
+  PermissionRequestInfo,
+  PermissionResponse,
+  toPermission,
+  toPermissionRequest,
+} from './permission.entity';
 import { wildcardMatch } from './wildcard';
 
 export interface PermissionRequest {
@@ -49,9 +62,6 @@ interface Waiter {
   resolve: (response: PermissionResponse) => void;
   cleanup: () => void;
 }
-
-const keysOf = (type: string, pattern: string | string[] | null | undefined): string[] =>
-  pattern == null ? [type] : Array.isArray(pattern) ? pattern : [pattern];
 
 @Injectable()
 export class PermissionService implements BeforeApplicationShutdown {
@@ -114,6 +124,7 @@ export class PermissionService implements BeforeApplicationShutdown {
       });
     });
     this.bus.publish(row.directory, 'permission.updated', toPermission(row));
+    this.bus.publish(row.directory, 'permission.asked', toPermissionRequest(row));
     return answer;
   }
 
@@ -122,6 +133,29 @@ export class PermissionService implements BeforeApplicationShutdown {
     assertIdPrefix(permissionID, 'per', 'permissionID');
     const row = await this.permissions.findOneBy({ id: permissionID, sessionID, response: IsNull() });
     if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
+    await this.answerWithCascade(row, response);
+  }
+
+  async replyToRequest(requestID: string, response: PermissionResponse): Promise<void> {
+    assertIdPrefix(requestID, 'per', 'requestID');
+    const row = await this.permissions.findOneBy({ id: requestID, response: IsNull() });
+    if (!row) throw new NotFoundError(`Permission not found: ${requestID}`);
+    await this.answerWithCascade(row, response);
+  }
+
+  async list(): Promise<(Permission & PermissionRequestInfo)[]> {
+    const rows = await this.permissions.find({ where: { response: IsNull() }, order: { id: 'ASC' } });
+    return rows.map((row) => ({ ...toPermission(row), ...toPermissionRequest(row) }));
+  }
+
+  /** On shutdown the waiters die with the process, but requests stay pending in the database. */
+  beforeApplicationShutdown(): void {
+    this.shuttingDown = true;
+  }
+
+  /** Answer `row`; "always" also remembers its keys and answers the session's pending requests they now cover. */
+  private async answerWithCascade(row: PermissionEntity, response: PermissionResponse): Promise<void> {
+    const { sessionID } = row;
     await this.answer(row, response);
     if (response !== 'always') return;
     const now = Date.now();
@@ -135,16 +169,6 @@ export class PermissionService implements BeforeApplicationShutdown {
     }
   }
 
-  async list(): Promise<Permission[]> {
-    const rows = await this.permissions.find({ where: { response: IsNull() }, order: { id: 'ASC' } });
-    return rows.map(toPermission);
-  }
-
-  /** On shutdown the waiters die with the process, but requests stay pending in the database. */
-  beforeApplicationShutdown(): void {
-    this.shuttingDown = true;
-  }
-
   private async covered(sessionID: string, type: string, keys: string[]): Promise<boolean> {
     const approved = await this.approvals.find({ select: { pattern: true }, where: { sessionID, type } });
     if (approved.length === 0) return false;
@@ -155,7 +179,9 @@ export class PermissionService implements BeforeApplicationShutdown {
   private async answer(row: PermissionEntity, response: PermissionResponse): Promise<boolean> {
     const result = await this.permissions.update({ id: row.id, response: IsNull() }, { response, timeReplied: Date.now() });
     if (!result.affected) return false;
-    this.bus.publish(row.directory, 'permission.replied', { sessionID: row.sessionID, permissionID: row.id, response });
+    // The seed's fields and opencode 1.1's (requestID, reply) on the one event both generations subscribe to.
+    const replied = { sessionID: row.sessionID, permissionID: row.id, response, requestID: row.id, reply: response };
+    this.bus.publish(row.directory, 'permission.replied', replied);
     this.settle(row.id, response);
     return true;
   }

@@ -50,6 +50,16 @@ export class ProjectService {
     return toProject(row);
   }
 
+  /**
+   * The directories a project is known by, as opencode 1.18 lists them: `{directory, strategy?}`,
+   * where an entry without `strategy` is the project's main checkout. Keel knows one per project, its
+   * worktree (it makes no sandbox copies).
+   */
+  async directories(id: string): Promise<{ directory: string }[]> {
+    const { worktree } = await this.get(id);
+    return [{ directory: worktree }];
+  }
+
   async update(id: string, patch: { name?: string; icon?: { url?: string; color?: string } }): Promise<Project> {
     const row = await this.projects.findOneBy({ id });
     if (!row) throw new NotFoundError(`Project not found: ${id}`);

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Inject, Param, Patch, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CurrentInstance } from '../common/current-instance.decorator';
@@ -58,6 +59,16 @@ export class ProjectsController {
     @Body() body: { name?: string; icon?: { url?: string; color?: string } } = {},
   ): Promise<Project> {
     return this.projects.update(projectID, body ?? {});
+  }
+
+  @Get('project/:projectID/directories')
+  @ApiTags('project')
+  @ApiOperation({ operationId: 'project.directories', summary: 'Directories the project is known by (its worktree)' })
+  @ApiOkResponse({
+    schema: { type: 'array', items: { type: 'object', properties: { directory: { type: 'string' } }, required: ['directory'] } },
+  })
+  directories(@Param('projectID') projectID: string): Promise<{ directory: string }[]> {
+    return this.projects.directories(projectID);
   }
 
   @Post('instance/dispose')

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DirectoryMiddleware } from './directory.middleware';
+import { ExperimentalController } from './experimental.controller';
 import { InstanceService } from './instance.service';
 import { ProjectEntity } from './project.entity';
 import { ProjectService } from './project.service';
@@ -9,7 +10,7 @@ import { GlobalController, ProjectsController } from './projects.controller';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ProjectEntity])],
-  controllers: [GlobalController, ProjectsController],
+  controllers: [GlobalController, ProjectsController, ExperimentalController],
   providers: [ProjectService, InstanceService, DirectoryMiddleware],
   exports: [ProjectService, InstanceService, DirectoryMiddleware],
 })

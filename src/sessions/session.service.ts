@@ -1,7 +1,7 @@
 /**
  * SessionService — sessions of a project (shared by every directory of one repository).
  *
- *   create(instance, {parentID?, title?}) → Session      session.created then session.updated {info}
+ *   create(instance, {parentID?, title?}) → Session      session.created then session.updated {sessionID, info}
  *   get(id) → Session                                    NotFoundError "Session not found: <id>"; non-`ses` id → 400
  *   list(projectID) → Session[]                          most recently updated first
  *   children(id) → Session[]
@@ -10,7 +10,7 @@
  *   touch(id) → Session                                  time.updated = now; session.updated
  *   delete(id) → void                                    recursive (children first), one transaction over every
  *                                                        registered cascade (messages, parts, todos, permissions…);
- *                                                        session.deleted {info} per session
+ *                                                        session.deleted {sessionID, info} per session
  *   locate(id) → {directory, projectID}                  cached; where a session's events are published
  *   onDelete(cascade)                                    other modules delete their rows inside the transaction
  *   publish(sessionID, type, properties)                 publish on the session's directory
@@ -171,8 +171,9 @@ export class SessionService {
     this.remember(row);
     this.changed(row.projectID);
     const info = toSession(row);
-    this.bus.publish(row.directory, 'session.created', { info });
-    this.bus.publish(row.directory, 'session.updated', { info });
+    // `sessionID` beside the reference's `{info}`, as on message events: newer opencode clients read it.
+    this.bus.publish(row.directory, 'session.created', { sessionID: info.id, info });
+    this.bus.publish(row.directory, 'session.updated', { sessionID: info.id, info });
     return info;
   }
 
@@ -223,7 +224,7 @@ export class SessionService {
     );
     this.changed(row.projectID);
     const info = toSession(row);
-    this.bus.publish(row.directory, 'session.updated', { info });
+    this.bus.publish(row.directory, 'session.updated', { sessionID: info.id, info });
     return info;
   }
 
@@ -249,7 +250,7 @@ export class SessionService {
     for (const projectID of new Set(order.map((row) => row.projectID))) this.changed(projectID);
     for (const row of order) {
       this.locations.delete(row.id);
-      this.bus.publish(row.directory, 'session.deleted', { info: toSession(row) });
+      this.bus.publish(row.directory, 'session.deleted', { sessionID: row.id, info: toSession(row) });
     }
   }
 
