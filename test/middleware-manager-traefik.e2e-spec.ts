@@ -255,7 +255,11 @@ describe('routing manager: Traefik configuration', () => {
       const unusedService = await api('POST', '/api/services', {
         name: 'Mirror',
         type: 'mirroring',
-        config: { service: 'simple-lb@file', mirrors: [{ name: 'weighted-demo@file', percent: 10 }], mirrorBody: false },
+        config: {
+          service: 'simple-lb@file',
+          mirrors: [{ name: 'weighted-demo@file', percent: 10 }],
+          mirrorBody: false,
+        },
       });
       expect([unusedMiddleware.status, unusedService.status]).toEqual([201, 201]);
       // A v3 service row Traefik would refuse (unknown field), as an adopted database may hold.
