@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
 import { SseClient } from './support/sse';
 import { startKeel, TestKeel } from './support/keel';
@@ -125,6 +127,73 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
       'data source not found: nowhere',
     );
     expectRoutingError(await api('PUT', '/api/datasource/active', {}), 400, 'name');
+  });
+
+  it('takes the credentials the UI sends as basicAuth, stores them once and uses them upstream', async () => {
+    pangolin.credentials = { username: 'ui-user', password: 'typed in the UI' };
+    const saved = await api('PUT', '/api/datasource/pangolin', {
+      type: 'pangolin',
+      url: pangolin.url,
+      basicAuth: { username: 'ui-user', password: 'typed in the UI' },
+    });
+    expect(saved).toEqual({
+      status: 200,
+      body: {
+        message: 'Data source updated successfully',
+        name: 'pangolin',
+        config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'ui-user', password: MASK } },
+      },
+    });
+    const listed = await api('GET', '/api/datasource');
+    expect(listed.body.sources.pangolin.basic_auth).toEqual({ username: 'ui-user', password: MASK });
+    expect(JSON.stringify(listed.body)).not.toContain('typed in the UI');
+    // Stored under v3's one spelling, so config.json stays interchangeable with v3's.
+    const file = JSON.parse(readFileSync(join(keel.dataDir, 'middleware-manager', 'config.json'), 'utf8'));
+    expect(file.data_sources.pangolin).toEqual({
+      type: 'pangolin',
+      url: pangolin.url,
+      basic_auth: { username: 'ui-user', password: 'typed in the UI' },
+    });
+    const expected = `Basic ${Buffer.from('ui-user:typed in the UI').toString('base64')}`;
+    expect(await api('POST', '/api/datasource/pangolin/test')).toEqual({
+      status: 200,
+      body: { message: 'Connection test successful', name: 'pangolin' },
+    });
+    expect(pangolin.requests.at(-1)).toEqual({ path: '/traefik-config', authorization: expected });
+    expect(await watcher.syncOnce()).not.toBeNull();
+    expect(pangolin.requests.at(-1)).toEqual({ path: '/traefik-config', authorization: expected });
+    // Testing unsaved settings takes the same spelling.
+    expectRoutingError(
+      await api('POST', '/api/datasource/pangolin/test', {
+        type: 'pangolin',
+        url: pangolin.url,
+        basicAuth: { username: 'ui-user', password: 'wrong' },
+      }),
+      400,
+      'Connection test failed',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/pangolin', {
+        type: 'pangolin',
+        url: pangolin.url,
+        basic_auth: { username: 'a', password: 'b' },
+        basicAuth: { username: 'c', password: 'd' },
+      }),
+      400,
+      'basicAuth',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: pangolin.url, basicAuth: 'x' }),
+      400,
+      'basicAuth',
+    );
+
+    await api('PUT', '/api/datasource/pangolin', {
+      type: 'pangolin',
+      url: pangolin.url,
+      basic_auth: { username: 'mm', password: 's3cret' },
+    });
+    pangolin.credentials = { username: 'mm', password: 's3cret' };
   });
 
   it('imports Pangolin routers, disables vanished ones, re-activates returning ones', async () => {

@@ -10,6 +10,7 @@ import { RoutingEvents } from './routing-events';
 
 export const PASSWORD_MASK = '••••••••';
 const SOURCE_TYPES = ['pangolin', 'traefik'];
+const AUTH_FIELDS = ['basic_auth', 'basicAuth'];
 
 function masked(config: DataSourceConfig): DataSourceConfig {
   const auth = config.basic_auth ?? { username: '', password: '' };
@@ -63,8 +64,12 @@ export class DataSourcesService {
     if (url && !/^https?:\/\/[^\s/]+/.test(url)) request.reject(['url'], 'must be an http(s) URL');
     let username = '';
     let password = '';
-    if (request.has('basic_auth')) {
-      const auth = new RequestBody(request.requiredObject('basic_auth'), ['basic_auth']);
+    // v3's config.json and API say `basic_auth`; the UI sends `basicAuth`. Stored as `basic_auth`.
+    const spellings = AUTH_FIELDS.filter((field) => request.has(field));
+    if (spellings.length > 1)
+      request.reject(['basicAuth'], 'send the credentials once, as basic_auth or basicAuth', 'invalid_value');
+    else if (spellings.length === 1) {
+      const auth = new RequestBody(request.requiredObject(spellings[0]), [spellings[0]]);
       username = auth.optionalString('username') ?? '';
       password = auth.optionalString('password') ?? '';
       request.issues.push(...auth.issues);
