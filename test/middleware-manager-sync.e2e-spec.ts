@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
 import { SseClient } from './support/sse';
 import { startKeel, TestKeel } from './support/keel';
@@ -394,5 +395,58 @@ describe('routing manager: the watcher runs on its interval and stops with the a
     await new Promise((r) => setTimeout(r, 300));
     expect(upstream.requests.length).toBe(count);
     await upstream.stop();
+  });
+});
+
+describe('routing manager: a fresh install does not poll the seeded placeholder source', () => {
+  it('lists the placeholder, logs once that it is not configured, and polls it once saved', async () => {
+    const upstream = await new FakeRoutingUpstream().start();
+    upstream.routers = {
+      'b-router': { rule: 'Host(`b.example.com`)', service: 'b-service', tls: { certResolver: 'le' } },
+    };
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const log = jest.spyOn(Logger.prototype, 'log');
+    const messages = (spy: jest.SpyInstance) =>
+      spy.mock.calls.map(([entry]) => entry as { msg?: string; source?: string });
+    // Routing settings come from the process environment (as the existing watcher test sets them).
+    process.env.KEEL_MM_CHECK_INTERVAL_SECONDS = '0.05';
+    process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS = '0.5';
+    const keel = await startKeel();
+    delete process.env.KEEL_MM_CHECK_INTERVAL_SECONDS;
+    delete process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS;
+    const api = routingApi(keel.url);
+    try {
+      expect((await api('GET', '/api/datasource/active')).body).toEqual({
+        name: 'pangolin',
+        config: {
+          type: 'pangolin',
+          url: 'http://pangolin:3001/api/v1',
+          basic_auth: { username: '', password: '' },
+        },
+      });
+      // Twenty ticks: a poll of the placeholder would have failed (and warned) by now.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(messages(warn).filter((m) => m?.msg?.startsWith('data source fetch failed'))).toEqual([]);
+      expect(messages(log).filter((m) => m?.msg?.startsWith('active data source not configured'))).toEqual([
+        expect.objectContaining({ source: 'pangolin' }),
+      ]);
+
+      // Saved by a user: configured from now on, polled at once and on every tick.
+      await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: upstream.url });
+      let ids: string[] = [];
+      for (let i = 0; i < 50 && ids.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        ids = ((await api('GET', '/api/resources')).body as { id: string }[]).map((r) => r.id);
+      }
+      expect(ids).toEqual(['b-router']);
+      // Only what someone configured is written back: the traefik placeholder stays out of config.json.
+      const file = JSON.parse(readFileSync(join(keel.dataDir, 'middleware-manager', 'config.json'), 'utf8'));
+      expect(Object.keys(file.data_sources)).toEqual(['pangolin']);
+    } finally {
+      await keel.close();
+      warn.mockRestore();
+      log.mockRestore();
+      await upstream.stop();
+    }
   });
 });

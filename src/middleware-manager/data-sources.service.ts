@@ -46,9 +46,8 @@ export class DataSourcesService {
     const request = new RequestBody(body);
     const name = request.requiredString('name');
     request.done();
-    const file = this.store.read();
-    if (!file.data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
-    this.store.write({ ...file, active_data_source: name });
+    if (!this.store.read().data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
+    this.store.activate(name);
     this.events.publish('datasource.activated', { name });
     this.watcher.syncSoon();
     return { message: 'Data source updated successfully', name };
@@ -82,7 +81,7 @@ export class DataSourcesService {
   update(name: string, body: unknown): { message: string; name: string; config: DataSourceConfig } {
     const file = this.store.read();
     const config = this.parseSource(body, file.data_sources[name]);
-    this.store.write({ ...file, data_sources: { ...file.data_sources, [name]: config } });
+    this.store.saveSource(name, config);
     this.events.publish('datasource.updated', { name, config: masked(config) });
     if (name === file.active_data_source) this.watcher.syncSoon();
     return { message: 'Data source updated successfully', name, config: masked(config) };
