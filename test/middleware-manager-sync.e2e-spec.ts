@@ -449,4 +449,39 @@ describe('routing manager: a fresh install does not poll the seeded placeholder 
       await upstream.stop();
     }
   });
+
+  it('polls a placeholder source a user activated', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    process.env.KEEL_MM_CHECK_INTERVAL_SECONDS = '0.05';
+    process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS = '0.5';
+    const keel = await startKeel();
+    delete process.env.KEEL_MM_CHECK_INTERVAL_SECONDS;
+    delete process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS;
+    try {
+      // The user's explicit choice: Keel tries it (and says why it fails) rather than second-guess it.
+      await routingApi(keel.url)('PUT', '/api/datasource/active', { name: 'traefik' });
+      let failures: { msg?: string; source?: string }[] = [];
+      for (let i = 0; i < 60 && failures.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        failures = warn.mock.calls
+          .map(([entry]) => entry as { msg?: string; source?: string })
+          .filter((m) => m?.msg?.startsWith('data source fetch failed'));
+      }
+      expect(failures[0]).toEqual(expect.objectContaining({ source: 'traefik' }));
+      const file = JSON.parse(readFileSync(join(keel.dataDir, 'middleware-manager', 'config.json'), 'utf8'));
+      expect(file).toEqual({
+        active_data_source: 'traefik',
+        data_sources: {
+          traefik: {
+            type: 'traefik',
+            url: 'http://traefik:8080',
+            basic_auth: { username: '', password: '' },
+          },
+        },
+      });
+    } finally {
+      await keel.close();
+      warn.mockRestore();
+    }
+  });
 });

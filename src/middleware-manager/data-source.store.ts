@@ -84,8 +84,9 @@ export class DataSourceStore {
 
   /** Makes an existing source the active one; a user's choice configures it. */
   activate(name: string): void {
+    const file = this.read();
     this.configured.add(name);
-    this.write({ ...this.read(), active_data_source: name });
+    this.write({ ...file, active_data_source: name });
   }
 
   private write(next: DataSourceFile): void {
