@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
 import { SseClient } from './support/sse';
 import { startKeel, TestKeel } from './support/keel';
@@ -125,6 +128,73 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
       'data source not found: nowhere',
     );
     expectRoutingError(await api('PUT', '/api/datasource/active', {}), 400, 'name');
+  });
+
+  it('takes the credentials the UI sends as basicAuth, stores them once and uses them upstream', async () => {
+    pangolin.credentials = { username: 'ui-user', password: 'typed in the UI' };
+    const saved = await api('PUT', '/api/datasource/pangolin', {
+      type: 'pangolin',
+      url: pangolin.url,
+      basicAuth: { username: 'ui-user', password: 'typed in the UI' },
+    });
+    expect(saved).toEqual({
+      status: 200,
+      body: {
+        message: 'Data source updated successfully',
+        name: 'pangolin',
+        config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'ui-user', password: MASK } },
+      },
+    });
+    const listed = await api('GET', '/api/datasource');
+    expect(listed.body.sources.pangolin.basic_auth).toEqual({ username: 'ui-user', password: MASK });
+    expect(JSON.stringify(listed.body)).not.toContain('typed in the UI');
+    // Stored under v3's one spelling, so config.json stays interchangeable with v3's.
+    const file = JSON.parse(readFileSync(join(keel.dataDir, 'middleware-manager', 'config.json'), 'utf8'));
+    expect(file.data_sources.pangolin).toEqual({
+      type: 'pangolin',
+      url: pangolin.url,
+      basic_auth: { username: 'ui-user', password: 'typed in the UI' },
+    });
+    const expected = `Basic ${Buffer.from('ui-user:typed in the UI').toString('base64')}`;
+    expect(await api('POST', '/api/datasource/pangolin/test')).toEqual({
+      status: 200,
+      body: { message: 'Connection test successful', name: 'pangolin' },
+    });
+    expect(pangolin.requests.at(-1)).toEqual({ path: '/traefik-config', authorization: expected });
+    expect(await watcher.syncOnce()).not.toBeNull();
+    expect(pangolin.requests.at(-1)).toEqual({ path: '/traefik-config', authorization: expected });
+    // Testing unsaved settings takes the same spelling.
+    expectRoutingError(
+      await api('POST', '/api/datasource/pangolin/test', {
+        type: 'pangolin',
+        url: pangolin.url,
+        basicAuth: { username: 'ui-user', password: 'wrong' },
+      }),
+      400,
+      'Connection test failed',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/pangolin', {
+        type: 'pangolin',
+        url: pangolin.url,
+        basic_auth: { username: 'a', password: 'b' },
+        basicAuth: { username: 'c', password: 'd' },
+      }),
+      400,
+      'basicAuth',
+    );
+    expectRoutingError(
+      await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: pangolin.url, basicAuth: 'x' }),
+      400,
+      'basicAuth',
+    );
+
+    await api('PUT', '/api/datasource/pangolin', {
+      type: 'pangolin',
+      url: pangolin.url,
+      basic_auth: { username: 'mm', password: 's3cret' },
+    });
+    pangolin.credentials = { username: 'mm', password: 's3cret' };
   });
 
   it('imports Pangolin routers, disables vanished ones, re-activates returning ones', async () => {
@@ -325,5 +395,93 @@ describe('routing manager: the watcher runs on its interval and stops with the a
     await new Promise((r) => setTimeout(r, 300));
     expect(upstream.requests.length).toBe(count);
     await upstream.stop();
+  });
+});
+
+describe('routing manager: a fresh install does not poll the seeded placeholder source', () => {
+  it('lists the placeholder, logs once that it is not configured, and polls it once saved', async () => {
+    const upstream = await new FakeRoutingUpstream().start();
+    upstream.routers = {
+      'b-router': { rule: 'Host(`b.example.com`)', service: 'b-service', tls: { certResolver: 'le' } },
+    };
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const log = jest.spyOn(Logger.prototype, 'log');
+    const messages = (spy: jest.SpyInstance) =>
+      spy.mock.calls.map(([entry]) => entry as { msg?: string; source?: string });
+    // Routing settings come from the process environment (as the existing watcher test sets them).
+    process.env.KEEL_MM_CHECK_INTERVAL_SECONDS = '0.05';
+    process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS = '0.5';
+    const keel = await startKeel();
+    delete process.env.KEEL_MM_CHECK_INTERVAL_SECONDS;
+    delete process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS;
+    const api = routingApi(keel.url);
+    try {
+      expect((await api('GET', '/api/datasource/active')).body).toEqual({
+        name: 'pangolin',
+        config: {
+          type: 'pangolin',
+          url: 'http://pangolin:3001/api/v1',
+          basic_auth: { username: '', password: '' },
+        },
+      });
+      // Twenty ticks: a poll of the placeholder would have failed (and warned) by now.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(messages(warn).filter((m) => m?.msg?.startsWith('data source fetch failed'))).toEqual([]);
+      expect(messages(log).filter((m) => m?.msg?.startsWith('active data source not configured'))).toEqual([
+        expect.objectContaining({ source: 'pangolin' }),
+      ]);
+
+      // Saved by a user: configured from now on, polled at once and on every tick.
+      await api('PUT', '/api/datasource/pangolin', { type: 'pangolin', url: upstream.url });
+      let ids: string[] = [];
+      for (let i = 0; i < 50 && ids.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        ids = ((await api('GET', '/api/resources')).body as { id: string }[]).map((r) => r.id);
+      }
+      expect(ids).toEqual(['b-router']);
+      // Only what someone configured is written back: the traefik placeholder stays out of config.json.
+      const file = JSON.parse(readFileSync(join(keel.dataDir, 'middleware-manager', 'config.json'), 'utf8'));
+      expect(Object.keys(file.data_sources)).toEqual(['pangolin']);
+    } finally {
+      await keel.close();
+      warn.mockRestore();
+      log.mockRestore();
+      await upstream.stop();
+    }
+  });
+
+  it('polls a placeholder source a user activated', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    process.env.KEEL_MM_CHECK_INTERVAL_SECONDS = '0.05';
+    process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS = '0.5';
+    const keel = await startKeel();
+    delete process.env.KEEL_MM_CHECK_INTERVAL_SECONDS;
+    delete process.env.KEEL_MM_FETCH_TIMEOUT_SECONDS;
+    try {
+      // The user's explicit choice: Keel tries it (and says why it fails) rather than second-guess it.
+      await routingApi(keel.url)('PUT', '/api/datasource/active', { name: 'traefik' });
+      let failures: { msg?: string; source?: string }[] = [];
+      for (let i = 0; i < 60 && failures.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        failures = warn.mock.calls
+          .map(([entry]) => entry as { msg?: string; source?: string })
+          .filter((m) => m?.msg?.startsWith('data source fetch failed'));
+      }
+      expect(failures[0]).toEqual(expect.objectContaining({ source: 'traefik' }));
+      const file = JSON.parse(readFileSync(join(keel.dataDir, 'middleware-manager', 'config.json'), 'utf8'));
+      expect(file).toEqual({
+        active_data_source: 'traefik',
+        data_sources: {
+          traefik: {
+            type: 'traefik',
+            url: 'http://traefik:8080',
+            basic_auth: { username: '', password: '' },
+          },
+        },
+      });
+    } finally {
+      await keel.close();
+      warn.mockRestore();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import Ajv from 'ajv';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,22 +23,52 @@ function expectValidTraefik(document: unknown): void {
   expect(valid ? [] : validateTraefik.errors).toEqual([]);
 }
 
+/** The six seeded rows (v3.0.3 migrations.sql), emitted whether a router uses them or not. */
+const SEEDED_MIDDLEWARES = {
+  authelia: {
+    forwardAuth: {
+      address: 'http://authelia:9091/api/authz/forward-auth',
+      authResponseHeaders: ['Remote-User', 'Remote-Groups', 'Remote-Name', 'Remote-Email'],
+      trustForwardHeader: true,
+    },
+  },
+  authentik: {
+    forwardAuth: {
+      address: 'http://authentik:9000/outpost.goauthentik.io/auth/traefik',
+      authResponseHeaders: [
+        'X-authentik-username',
+        'X-authentik-groups',
+        'X-authentik-email',
+        'X-authentik-name',
+        'X-authentik-uid',
+      ],
+      trustForwardHeader: true,
+    },
+  },
+  'basic-auth': { basicAuth: { users: ['admin:$apr1$H6uskkkW$IgXLP6ewTrSuBkTrqE8wj/'] } },
+};
+const SEEDED_SERVICES = {
+  'failover-demo': { failover: { fallback: 'backup', service: 'main' } },
+  'simple-lb': { loadBalancer: { servers: [{ url: 'http://localhost:8080' }] } },
+  'weighted-demo': {
+    weighted: {
+      services: [
+        { name: 'service1', weight: 3 },
+        { name: 'service2', weight: 1 },
+      ],
+    },
+  },
+};
+
 /** The reference's worked example (§3), as Keel emits it for a provider suffix. */
 function workedExample(own: 'file' | 'http') {
   return {
     http: {
       middlewares: {
+        ...SEEDED_MIDDLEWARES,
         '1-nextcloud-router-customheaders': {
           headers: { customRequestHeaders: { 'X-Forwarded-Proto': 'https' } },
         },
-        authelia: {
-          forwardAuth: {
-            address: 'http://authelia:9091/api/authz/forward-auth',
-            authResponseHeaders: ['Remote-User', 'Remote-Groups', 'Remote-Name', 'Remote-Email'],
-            trustForwardHeader: true,
-          },
-        },
-        'basic-auth': { basicAuth: { users: ['admin:$apr1$H6uskkkW$IgXLP6ewTrSuBkTrqE8wj/'] } },
       },
       routers: {
         '1-nextcloud-router-auth': {
@@ -65,7 +96,7 @@ function workedExample(own: 'file' | 'http') {
           tls: { certResolver: 'letsencrypt' },
         },
       },
-      services: { 'simple-lb': { loadBalancer: { servers: [{ url: 'http://localhost:8080' }] } } },
+      services: SEEDED_SERVICES,
     },
     tcp: {
       routers: {
@@ -106,9 +137,10 @@ describe('routing manager: Traefik configuration', () => {
     rmSync(join(confDir, '..'), { recursive: true, force: true });
   });
 
-  it('writes an empty document before any resource exists', async () => {
+  it('writes every middleware and service row before any resource exists', async () => {
     for (let i = 0; i < 40 && !existsSync(file()); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(parse(readFileSync(file(), 'utf8'))).toEqual({});
+    const expected = { http: { middlewares: SEEDED_MIDDLEWARES, services: SEEDED_SERVICES } };
+    expect(parse(readFileSync(file(), 'utf8'))).toEqual(expected);
   });
 
   it('reproduces the reference worked example in the file and over HTTP, valid for Traefik', async () => {
@@ -199,10 +231,84 @@ describe('routing manager: Traefik configuration', () => {
     expect(body.http.routers['1-nextcloud-router-auth'].middlewares).not.toContain('badger@http');
     expect(body.http.routers['2-photos-router-auth'].middlewares).toEqual(['authentik@http']);
     expect(body.http.middlewares['legacy-headers']).toBeUndefined();
+    // Only the invalid row is left out: every other row stays.
+    expect(Object.keys(body.http.middlewares).sort()).toEqual([
+      '1-nextcloud-router-customheaders',
+      'authelia',
+      'authentik',
+      'basic-auth',
+    ]);
     // TCP keeps @http unless the resource itself came from Traefik.
     expect(body.tcp.routers['1-nextcloud-router-tcp'].service).toBe('1-nextcloud-service@http');
     expectValidTraefik(body);
     await api('PUT', '/api/datasource/active', { name: 'pangolin' });
+  });
+
+  it('keeps every valid row when all resources are disabled, logging each invalid row once', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const unusedMiddleware = await api('POST', '/api/middlewares', {
+        name: 'Strip API',
+        type: 'stripPrefix',
+        config: { prefixes: ['/api'] },
+      });
+      const unusedService = await api('POST', '/api/services', {
+        name: 'Mirror',
+        type: 'mirroring',
+        config: {
+          service: 'simple-lb@file',
+          mirrors: [{ name: 'weighted-demo@file', percent: 10 }],
+          mirrorBody: false,
+        },
+      });
+      expect([unusedMiddleware.status, unusedService.status]).toEqual([201, 201]);
+      // A v3 service row Traefik would refuse (unknown field), as an adopted database may hold.
+      await db.query(
+        `INSERT INTO "services" (id, name, type, config) VALUES ('legacy-lb', 'Legacy', 'loadBalancer', '{"servers":[{"url":"http://10.0.0.9"}],"stickySessions":true}')`,
+      );
+      // The source no longer lists any router: all resources are disabled, as a sync would do.
+      await db.query(`UPDATE "resources" SET status = 'disabled'`);
+
+      const expectedMiddlewares = {
+        ...SEEDED_MIDDLEWARES,
+        [unusedMiddleware.body.id]: { stripPrefix: { prefixes: ['/api'] } },
+      };
+      const expectedServices = {
+        ...SEEDED_SERVICES,
+        [unusedService.body.id]: {
+          mirroring: {
+            mirrorBody: false,
+            mirrors: [{ name: 'weighted-demo@file', percent: 10 }],
+            service: 'simple-lb@file',
+          },
+        },
+      };
+      const served = await api('GET', '/api/v1/traefik-config');
+      expect(served).toEqual({
+        status: 200,
+        body: { http: { middlewares: expectedMiddlewares, services: expectedServices } },
+      });
+      expectValidTraefik(served.body);
+
+      await config.writeFile();
+      const written = parse(readFileSync(file(), 'utf8'));
+      expect(written).toEqual({ http: { middlewares: expectedMiddlewares, services: expectedServices } });
+      expectValidTraefik(written);
+
+      const leftOut = warn.mock.calls
+        .map(([entry]) => entry as { msg?: string; kind?: string; id?: string; reason?: string })
+        .filter((entry) => entry?.msg?.endsWith('left out of the Traefik configuration'));
+      // Both builds left `legacy-lb` out; the reason is logged once (`legacy-headers` was logged earlier).
+      expect(leftOut).toEqual([
+        expect.objectContaining({
+          kind: 'service',
+          id: 'legacy-lb',
+          reason: 'config.stickySessions: is not a field Traefik knows',
+        }),
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

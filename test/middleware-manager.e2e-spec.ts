@@ -2,6 +2,11 @@ import { DataSource } from 'typeorm';
 import { SseClient } from './support/sse';
 import { startKeel, TestKeel } from './support/keel';
 import { expectRoutingError, routingApi } from './support/fake-routing-upstreams';
+import {
+  V3_TEMPLATES_YAML,
+  V3_UI_MIDDLEWARE_TEMPLATES,
+  V3_UI_SERVICE_TEMPLATES,
+} from './support/middleware-manager-v3-templates';
 
 const DEFAULT_MIDDLEWARES = [
   {
@@ -571,5 +576,108 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
     expect(
       await db.query(`SELECT * FROM "resource_middlewares" WHERE resource_id = '3-cascade-router'`),
     ).toEqual([]);
+  });
+});
+
+describe('routing manager: middleware-manager v3 templates', () => {
+  let keel: TestKeel;
+  let api: ReturnType<typeof routingApi>;
+
+  beforeAll(async () => {
+    keel = await startKeel();
+    api = routingApi(keel.url);
+  });
+
+  afterAll(async () => {
+    await keel.close();
+  });
+
+  it.each([
+    ...Object.entries(V3_UI_MIDDLEWARE_TEMPLATES).map(
+      ([type, template]) => [`UI ${type}`, template] as const,
+    ),
+    ...Object.entries(V3_TEMPLATES_YAML).map(([id, template]) => [`templates.yaml ${id}`, template] as const),
+  ])('accepts the middleware template "%s" as it is', async (name, { type, config }) => {
+    const created = await api('POST', '/api/middlewares', { name, type, config });
+    expect({ status: created.status, body: created.body }).toEqual({
+      status: 201,
+      body: { id: expect.stringMatching(/^[0-9a-f]{16}$/), name, type, config },
+    });
+  });
+
+  it.each(
+    Object.entries(V3_UI_SERVICE_TEMPLATES).map(([kind, template]) => [`UI ${kind}`, template] as const),
+  )('accepts the service template "%s" as it is', async (name, { type, config }) => {
+    const created = await api('POST', '/api/services', { name, type, config });
+    expect({ status: created.status, body: created.body }).toEqual({
+      status: 201,
+      body: { id: expect.stringMatching(/^[0-9a-f]{16}$/), name, type, config },
+    });
+  });
+
+  it('accepts the fields Traefik v3 documents beyond the old schema', async () => {
+    const documented: [string, string, Record<string, unknown>][] = [
+      [
+        'middlewares',
+        'rateLimit',
+        { average: 10, redis: { endpoints: ['redis:6379'], db: 2, dialTimeout: '5s' } },
+      ],
+      ['middlewares', 'ipAllowList', { sourceRange: ['::/0'], ipStrategy: { ipv6Subnet: 64 } }],
+      [
+        'middlewares',
+        'retry',
+        {
+          attempts: 4,
+          timeout: '60s',
+          maxRequestBodyBytes: 1024,
+          status: ['500-599'],
+          disableRetryOnNetworkError: true,
+          retryNonIdempotentMethod: true,
+        },
+      ],
+      [
+        'middlewares',
+        'errors',
+        { status: ['404'], service: 'pages@file', query: '/{status}.html', statusRewrites: { '418': 404 } },
+      ],
+      [
+        'services',
+        'loadBalancer',
+        {
+          strategy: 'p2c',
+          servers: [{ url: 'http://a', weight: 2, preservePath: true }],
+          passiveHealthCheck: { failureWindow: '3s', maxFailedAttempts: 3 },
+          healthCheck: { path: '/health', mode: 'http', status: 204, unhealthyInterval: '5s' },
+          sticky: { cookie: { name: 's', maxAge: 300, path: '/', domain: 'example.com' } },
+        },
+      ],
+      [
+        'services',
+        'failover',
+        {
+          service: 'a@file',
+          fallback: 'b@file',
+          errors: { status: ['500-504'], maxRequestBodyBytes: 1048576 },
+        },
+      ],
+    ];
+    for (const [collection, type, config] of documented) {
+      const created = await api('POST', `/api/${collection}`, { name: `documented ${type}`, type, config });
+      expect({ type, status: created.status, config: created.body.config }).toEqual({
+        type,
+        status: 201,
+        config,
+      });
+    }
+  });
+
+  it('emits every template row in the Traefik document', async () => {
+    const { body } = await api('GET', '/api/v1/traefik-config');
+    const middlewares = (await api('GET', '/api/middlewares')).body as { id: string }[];
+    const services = (await api('GET', '/api/services')).body as { id: string }[];
+    expect(Object.keys(body.http.middlewares).sort()).toEqual(middlewares.map((m) => m.id).sort());
+    expect([...Object.keys(body.http.services), ...Object.keys(body.tcp.services)].sort()).toEqual(
+      services.map((s) => s.id).sort(),
+    );
   });
 });

@@ -10,6 +10,7 @@ import { RoutingEvents } from './routing-events';
 
 export const PASSWORD_MASK = '••••••••';
 const SOURCE_TYPES = ['pangolin', 'traefik'];
+const AUTH_FIELDS = ['basic_auth', 'basicAuth'];
 
 function masked(config: DataSourceConfig): DataSourceConfig {
   const auth = config.basic_auth ?? { username: '', password: '' };
@@ -45,9 +46,8 @@ export class DataSourcesService {
     const request = new RequestBody(body);
     const name = request.requiredString('name');
     request.done();
-    const file = this.store.read();
-    if (!file.data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
-    this.store.write({ ...file, active_data_source: name });
+    if (!this.store.read().data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
+    this.store.activate(name);
     this.events.publish('datasource.activated', { name });
     this.watcher.syncSoon();
     return { message: 'Data source updated successfully', name };
@@ -63,8 +63,12 @@ export class DataSourcesService {
     if (url && !/^https?:\/\/[^\s/]+/.test(url)) request.reject(['url'], 'must be an http(s) URL');
     let username = '';
     let password = '';
-    if (request.has('basic_auth')) {
-      const auth = new RequestBody(request.requiredObject('basic_auth'), ['basic_auth']);
+    // v3's config.json and API say `basic_auth`; the UI sends `basicAuth`. Stored as `basic_auth`.
+    const spellings = AUTH_FIELDS.filter((field) => request.has(field));
+    if (spellings.length > 1)
+      request.reject(['basicAuth'], 'send the credentials once, as basic_auth or basicAuth', 'invalid_value');
+    else if (spellings.length === 1) {
+      const auth = new RequestBody(request.requiredObject(spellings[0]), [spellings[0]]);
       username = auth.optionalString('username') ?? '';
       password = auth.optionalString('password') ?? '';
       request.issues.push(...auth.issues);
@@ -77,7 +81,7 @@ export class DataSourcesService {
   update(name: string, body: unknown): { message: string; name: string; config: DataSourceConfig } {
     const file = this.store.read();
     const config = this.parseSource(body, file.data_sources[name]);
-    this.store.write({ ...file, data_sources: { ...file.data_sources, [name]: config } });
+    this.store.saveSource(name, config);
     this.events.publish('datasource.updated', { name, config: masked(config) });
     if (name === file.active_data_source) this.watcher.syncSoon();
     return { message: 'Data source updated successfully', name, config: masked(config) };

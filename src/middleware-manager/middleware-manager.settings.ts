@@ -13,8 +13,9 @@ export interface RoutingSettings {
   certResolver: string;
   /** Middlewares attached to every new resource (reference issue #56). */
   defaultMiddlewares: { id: string; priority: number }[];
-  pangolinUrl: string;
-  traefikUrl: string;
+  /** URLs the operator gave; unset means the source keeps its placeholder and is not polled until configured. */
+  pangolinUrl?: string;
+  traefikUrl?: string;
   fetchTimeoutMs: number;
 }
 
@@ -60,8 +61,8 @@ export function loadRoutingSettings(env: NodeJS.ProcessEnv, dataDir: string): Ro
     configDir: pick('KEEL_MM_CONFIG_DIR') ?? join(dataDir, 'middleware-manager'),
     certResolver: pick('KEEL_MM_CERT_RESOLVER') ?? 'letsencrypt',
     defaultMiddlewares: parseDefaultMiddlewares(pick('KEEL_MM_DEFAULT_MIDDLEWARES')),
-    pangolinUrl: pick('KEEL_MM_PANGOLIN_URL', 'PANGOLIN_API_URL') ?? 'http://pangolin:3001/api/v1',
-    traefikUrl: pick('KEEL_MM_TRAEFIK_URL', 'TRAEFIK_API_URL') ?? 'http://traefik:8080',
+    pangolinUrl: pick('KEEL_MM_PANGOLIN_URL', 'PANGOLIN_API_URL'),
+    traefikUrl: pick('KEEL_MM_TRAEFIK_URL', 'TRAEFIK_API_URL'),
     fetchTimeoutMs: seconds(pick('KEEL_MM_FETCH_TIMEOUT_SECONDS'), 5, 'KEEL_MM_FETCH_TIMEOUT_SECONDS'),
   };
 }

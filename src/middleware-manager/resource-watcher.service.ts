@@ -43,6 +43,8 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
   private timer?: NodeJS.Timeout;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  /** The unconfigured source last reported, so the notice is logged once, not every tick. */
+  private reportedUnconfigured?: string;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -70,7 +72,10 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     if (this.settings.checkIntervalMs > 0 && !this.stopped) void this.syncOnce().catch(() => undefined);
   }
 
-  /** One sync; runs never overlap. Resolves null when the fetch failed (nothing changed then). */
+  /**
+   * One sync; runs never overlap. Resolves null when nothing was fetched (nothing changed then):
+   * the fetch failed, or the active source is a seeded placeholder nobody configured.
+   */
   syncOnce(): Promise<SyncResult | null> {
     const run = this.running.catch(() => undefined).then(() => this.sync());
     this.running = run;
@@ -80,6 +85,19 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
   private async sync(): Promise<SyncResult | null> {
     if (this.stopped) return null;
     const { name, config } = this.store.active();
+    if (!this.store.isConfigured(name)) {
+      // A fresh install has no Pangolin at the placeholder URL: polling it would only warn every tick.
+      if (this.reportedUnconfigured !== name) {
+        this.reportedUnconfigured = name;
+        this.logger.log({
+          msg: 'active data source not configured; not polled until its settings are saved or it is activated',
+          source: name,
+          url: config.url,
+        });
+      }
+      return null;
+    }
+    this.reportedUnconfigured = undefined;
     let routers: DiscoveredRouter[];
     try {
       routers = await fetchRouters(config, this.settings.fetchTimeoutMs);

@@ -1,3 +1,4 @@
+import { ValidationIssue } from '../common/errors';
 import { middlewareIssues, serviceIssues, serviceProtocol } from './definition-types';
 import { canonical, parseJsonObject } from './json-text';
 import { byExecutionOrder, DEFAULT_ROUTER_PRIORITY } from './resources.service';
@@ -40,6 +41,15 @@ export interface BuildOptions {
   certResolver: string;
   /** Provider Traefik loads this document with: `file` (YAML file) or `http` (HTTP provider). */
   ownProvider: 'file' | 'http';
+  /** Told about every row left out because Traefik would refuse it. */
+  onInvalidRow?: (row: InvalidRow) => void;
+}
+
+/** A middleware or service row left out of the document, with what Traefik would refuse. */
+export interface InvalidRow {
+  kind: 'middleware' | 'service';
+  id: string;
+  reason: string;
 }
 
 export interface TraefikDocument {
@@ -73,56 +83,41 @@ function stringHeaders(text: string | null): Record<string, string> {
   return headers;
 }
 
-/** Names of other services a weighted/mirroring/failover service points at. */
-function childServices(type: string, config: Json): string[] {
-  const names: unknown[] = [];
-  if (type === 'weighted' && Array.isArray(config.services))
-    names.push(...(config.services as Json[]).map((s) => s?.name));
-  if (type === 'mirroring') {
-    names.push(config.service);
-    if (Array.isArray(config.mirrors)) names.push(...(config.mirrors as Json[]).map((m) => m?.name));
-  }
-  if (type === 'failover') names.push(config.service, config.fallback);
-  return names.filter((n): n is string => typeof n === 'string');
-}
-
-/** Keel's own object a reference names: unqualified, or qualified with the document's provider. */
-function ownReference(name: string, ownProvider: string): string | undefined {
-  const at = name.indexOf('@');
-  if (at < 0) return name;
-  return name.slice(at + 1) === ownProvider ? name.slice(0, at) : undefined;
+function describe(issues: ValidationIssue[]): string {
+  return issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
 }
 
 /**
- * Traefik dynamic configuration from the tables (v3.0.3 generator semantics), emitting only
- * what active resources use and what is valid, with keys sorted so equal rows give equal bytes.
+ * Every valid row of one definition table, keyed by id (sorted). A row Traefik would refuse is
+ * left out and reported, never the whole document (reference issue #70).
+ */
+function validRows(
+  kind: InvalidRow['kind'],
+  rows: DefinitionRow[],
+  issuesOf: (type: string, config: unknown) => ValidationIssue[],
+  onInvalidRow: BuildOptions['onInvalidRow'],
+): Map<string, { type: string; config: Json }> {
+  const valid = new Map<string, { type: string; config: Json }>();
+  for (const row of [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const config = parseJsonObject(row.config);
+    const issues = issuesOf(row.type, config);
+    if (issues.length) onInvalidRow?.({ kind, id: row.id, reason: describe(issues) });
+    else valid.set(row.id, { type: row.type, config });
+  }
+  return valid;
+}
+
+/**
+ * Traefik dynamic configuration from the tables (v3.0.3 generator semantics): every valid
+ * middleware and service row, used or not, so that Docker labels or other files referencing
+ * `authelia@file` keep resolving; routers for active resources only. Keys are sorted so equal
+ * rows give equal bytes.
  */
 export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOptions): TraefikDocument {
   const own = options.ownProvider;
   const pangolin = options.activeSource === 'pangolin';
-  const middlewareRows = new Map(snapshot.middlewares.map((m) => [m.id, m]));
-  const serviceRows = new Map(snapshot.services.map((s) => [s.id, s]));
-  const validMiddleware = new Map<string, Json | null>();
-  const validService = new Map<string, Json | null>();
-  const checkMiddleware = (id: string): Json | null => {
-    if (!validMiddleware.has(id)) {
-      const row = middlewareRows.get(id);
-      const config = row ? parseJsonObject(row.config) : null;
-      validMiddleware.set(
-        id,
-        row && config && middlewareIssues(row.type, config).length === 0 ? config : null,
-      );
-    }
-    return validMiddleware.get(id)!;
-  };
-  const checkService = (id: string): Json | null => {
-    if (!validService.has(id)) {
-      const row = serviceRows.get(id);
-      const config = row ? parseJsonObject(row.config) : null;
-      validService.set(id, row && config && serviceIssues(row.type, config).length === 0 ? config : null);
-    }
-    return validService.get(id)!;
-  };
+  const middlewares = validRows('middleware', snapshot.middlewares, middlewareIssues, options.onInvalidRow);
+  const services = validRows('service', snapshot.services, serviceIssues, options.onInvalidRow);
 
   const linksByResource = new Map<string, { id: string; priority: number }[]>();
   for (const link of snapshot.middlewareLinks) {
@@ -138,8 +133,12 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
   const httpRouters: Json = {};
   const tcpRouters: Json = {};
   const httpMiddlewares: Json = {};
-  const usedMiddlewares = new Set<string>();
-  const usedServices = new Set<string>();
+  for (const [id, { type, config }] of middlewares) httpMiddlewares[id] = { [type]: config };
+  const httpServices: Json = {};
+  const tcpServices: Json = {};
+  for (const [id, { type, config }] of services)
+    (serviceProtocol(type, config) === 'tcp' ? tcpServices : httpServices)[id] = { [type]: config };
+
   const active = snapshot.resources
     .filter((r) => r.status === 'active')
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -153,14 +152,12 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
       chain.push(`${name}@${own}`);
     }
     for (const link of (linksByResource.get(resource.id) ?? []).sort(byExecutionOrder)) {
-      if (!checkMiddleware(link.id)) continue;
-      usedMiddlewares.add(link.id);
-      chain.push(`${link.id}@${own}`);
+      if (middlewares.has(link.id)) chain.push(`${link.id}@${own}`);
     }
     if (pangolin) chain.push(PANGOLIN_AUTH_MIDDLEWARE);
 
-    const customService = serviceByResource.get(resource.id);
-    const customConfig = customService ? checkService(customService) : null;
+    const assigned = serviceByResource.get(resource.id);
+    const custom = assigned ? services.get(assigned) : undefined;
     const defaultService = (tcp: boolean): string => {
       if (resource.service_id.includes('@')) return resource.service_id;
       const docker = options.activeSource === 'traefik' && (!tcp || resource.source_type === 'traefik');
@@ -174,20 +171,17 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
       entryPoints: list(resource.entrypoints, 'websecure'),
       priority,
       rule: `Host(\`${resource.host}\`)`,
-      service: customService && customConfig ? `${customService}@${own}` : defaultService(false),
+      service: custom ? `${assigned}@${own}` : defaultService(false),
       tls,
     };
-    if (customService && customConfig) usedServices.add(customService);
     if (chain.length) router.middlewares = chain;
     httpRouters[httpRouterName(resource.id)] = router;
 
     if (Number(resource.tcp_enabled ?? 0) !== 0) {
       // A TCP router can only reach a TCP service: a custom HTTP service is not usable here.
       const tcpService =
-        customService &&
-        customConfig &&
-        serviceProtocol(serviceRows.get(customService)!.type, customConfig) === 'tcp'
-          ? `${customService}@${own}`
+        custom && serviceProtocol(custom.type, custom.config) === 'tcp'
+          ? `${assigned}@${own}`
           : defaultService(true);
       tcpRouters[tcpRouterName(resource.id)] = {
         entryPoints: list(resource.tcp_entrypoints, 'tcp'),
@@ -196,38 +190,6 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
         service: tcpService,
         tls: {},
       };
-    }
-  }
-
-  // Chains name other middlewares; weighted/mirroring/failover services name other services.
-  const pendingMiddlewares = [...usedMiddlewares];
-  while (pendingMiddlewares.length) {
-    const id = pendingMiddlewares.pop()!;
-    const config = checkMiddleware(id)!;
-    httpMiddlewares[id] = { [middlewareRows.get(id)!.type]: config };
-    if (middlewareRows.get(id)!.type !== 'chain' || !Array.isArray(config.middlewares)) continue;
-    for (const member of config.middlewares as unknown[]) {
-      const ref = typeof member === 'string' ? ownReference(member, own) : undefined;
-      if (ref && !usedMiddlewares.has(ref) && checkMiddleware(ref)) {
-        usedMiddlewares.add(ref);
-        pendingMiddlewares.push(ref);
-      }
-    }
-  }
-  const httpServices: Json = {};
-  const tcpServices: Json = {};
-  const pendingServices = [...usedServices];
-  while (pendingServices.length) {
-    const id = pendingServices.pop()!;
-    const row = serviceRows.get(id)!;
-    const config = checkService(id)!;
-    (serviceProtocol(row.type, config) === 'tcp' ? tcpServices : httpServices)[id] = { [row.type]: config };
-    for (const child of childServices(row.type, config)) {
-      const ref = ownReference(child, own);
-      if (ref && !usedServices.has(ref) && checkService(ref)) {
-        usedServices.add(ref);
-        pendingServices.push(ref);
-      }
     }
   }
 

@@ -13,7 +13,7 @@ import { RoutingResourceService } from './resource-service.entity';
 import { RoutingResource } from './resource.entity';
 import { RoutingEvents } from './routing-events';
 import { RoutingService } from './service.entity';
-import { buildTraefikConfig, RoutingSnapshot, TraefikDocument } from './traefik-config.builder';
+import { buildTraefikConfig, InvalidRow, RoutingSnapshot, TraefikDocument } from './traefik-config.builder';
 import { toYaml } from './traefik-yaml';
 
 export const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
@@ -36,6 +36,8 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   /** Bumped by every routing event, so a build that raced with a change is not cached. */
   private generation = 0;
   private served?: { generation: number; at: number; document: Promise<TraefikDocument> };
+  /** Invalid rows already logged (kind/id/reason): the document is rebuilt every few seconds. */
+  private readonly reported = new Set<string>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -64,7 +66,15 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
       activeSource,
       certResolver: this.settings.certResolver,
       ownProvider,
+      onInvalidRow: (row) => this.reportInvalid(row),
     });
+  }
+
+  private reportInvalid(row: InvalidRow): void {
+    const key = `${row.kind}\n${row.id}\n${row.reason}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.logger.warn({ msg: `${row.kind} left out of the Traefik configuration`, ...row });
   }
 
   /** The HTTP-provider document, cached between changes (see SERVED_MAX_AGE_MS). */

@@ -19,6 +19,13 @@ export class DataSourceDto {
 
   @ApiPropertyOptional({ type: BasicAuthDto })
   basic_auth?: BasicAuthDto;
+
+  @ApiPropertyOptional({
+    type: BasicAuthDto,
+    description:
+      'Same as basic_auth (the spelling middleware-manager UIs send); stored and answered as basic_auth',
+  })
+  basicAuth?: BasicAuthDto;
 }
 
 export class SetActiveDataSourceDto {
