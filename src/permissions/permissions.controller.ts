@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { Operation } from '../openapi/operation.decorator';
 import type { Permission, PermissionResponse } from './permission.entity';
 import { PermissionService } from './permission.service';
@@ -14,7 +14,6 @@ export class PermissionsController {
   }
 
   @Post('session/:sessionID/permissions/:permissionID')
-  @HttpCode(200)
   @Operation('permission.respond')
   async respond(
     @Param('sessionID') sessionID: string,
