@@ -153,12 +153,12 @@ export class MemoriesService {
    * A model failure never fails the document: its facts come from the deterministic extractor and
    * the reason is returned for the record.
    */
-  async factsOf(text: string, options: { conversation: boolean; tag: string; documentId: string; filterByMetadata?: Metadata }): Promise<Extraction> {
+  async factsOf(text: string, options: { conversation: boolean; tag: string; documentId: string; filterByMetadata?: Metadata; filterPrompt?: string }): Promise<Extraction> {
     const deterministic = () => extractFacts(text, { conversation: options.conversation });
     if (!this.model.configured || !text.trim()) return { facts: deterministic(), extractor: 'deterministic' };
     try {
       const known = await this.knownMemories(options.tag, text, options.filterByMetadata);
-      const facts = await this.model.extract(text, { conversation: options.conversation, known });
+      const facts = await this.model.extract(text, { conversation: options.conversation, known, filterPrompt: options.filterPrompt });
       return {
         extractor: 'model',
         facts: facts.map((f) => ({ memory: f.memory, key: factKey(f.memory), isStatic: f.isStatic, link: f.relation && f.relatedTo ? { relation: f.relation, memoryId: f.relatedTo } : 'new' })),
