@@ -49,7 +49,7 @@ describe('memory: organisation settings (GET/PATCH /v3/settings through the supe
 
   it('changes only the fields sent, answers them as stored, keeps client secrets write-only, and persists them', async () => {
     const answer = await client.settings.update({ chunkSize: 512, notionCustomKeyEnabled: true, notionClientId: 'notion-id', notionClientSecret: 'notion-secret' });
-    expect(answer).toEqual({ orgId: 'default', orgSlug: 'default', updated: { chunkSize: 512, notionCustomKeyEnabled: true, notionClientId: 'notion-id' } });
+    expect(answer).toEqual({ orgId: 'local', orgSlug: 'local', updated: { chunkSize: 512, notionCustomKeyEnabled: true, notionClientId: 'notion-id' } });
     await client.settings.update({ includeItems: ['*.md', 'docs/**'], filterPrompt: 'Only lighthouses.' });
     const expected = { ...UNSET, chunkSize: 512, notionCustomKeyEnabled: true, notionClientId: 'notion-id', includeItems: ['*.md', 'docs/**'], filterPrompt: 'Only lighthouses.' };
     expect(await client.settings.get()).toEqual(expected);

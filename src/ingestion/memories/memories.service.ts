@@ -7,6 +7,7 @@ import type { Metadata } from '../documents/memory-document.entity';
 import { memoryView } from '../documents/document-views';
 import { FullTextIndex } from '../search/full-text-index';
 import { matchesExact, matchesFilter, parseFilter } from '../search/metadata-filter';
+import { ORGANIZATION } from '../settings/organization-settings.service';
 import { IngestionStore, Query } from '../store';
 import { Checker, LIMITS, objectBody } from '../validation';
 import { ExtractedFact, extractFacts, factKey } from './fact-extractor';
@@ -303,7 +304,7 @@ export class MemoriesService {
       memoryEntries: pageItems.map((m, i) => ({
         ...memoryView(m),
         spaceId: m.containerTag,
-        orgId: 'local',
+        orgId: ORGANIZATION.id,
         memoryRelations: m.parentMemoryId ? { [m.parentMemoryId]: m.relation ?? 'updates' } : {},
         temporalContext: null,
         history: histories[i].map(memoryView),

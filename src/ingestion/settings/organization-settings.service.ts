@@ -10,7 +10,7 @@ import { OrganizationSettings } from './organization-settings.entity';
  * Keel has one organisation: API keys (`KEEL_API_KEYS`) are not tied to organisations and every
  * memory route sees the same documents, so the settings are that organisation's single row.
  */
-export const ORGANIZATION = { id: 'default', slug: 'default' } as const;
+export const ORGANIZATION = { id: 'local', slug: 'local' } as const;
 
 type SettingKind = 'chunkSize' | 'boolean' | 'text' | 'secret' | 'patterns';
 
