@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Patch } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { SettingsBody, SettingsUpdateResponse, UpdateSettingsBody } from './dto/settings.dto';
 import { OrganizationSettingsService } from './organization-settings.service';
+import { MemoryApiAuth } from '../memory-auth.decorator';
 
 @ApiTags('memory: settings')
-@ApiBearerAuth()
+@MemoryApiAuth()
 @ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
 @Controller('v3/settings')
 export class SettingsController {
