@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Logger, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Logger, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import type { MessageWithParts } from '../messages/message.entity';
@@ -44,14 +44,12 @@ export class AssistantController {
 
   @Post('command')
   @Operation('session.command')
-  @HttpCode(200)
   async command(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: CommandInput): Promise<MessageWithParts> {
     return this.commands.run(instance, sessionID, body);
   }
 
   @Post('shell')
   @Operation('session.shell')
-  @HttpCode(200)
   async runShell(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: ShellInput): Promise<MessageWithParts> {
     return this.shell.run(instance, sessionID, body);
   }
@@ -59,7 +57,6 @@ export class AssistantController {
   /** Always true, even when nothing runs (reference behaviour). */
   @Post('abort')
   @Operation('session.abort')
-  @HttpCode(200)
   abort(@Param('sessionID') sessionID: string): boolean {
     this.loop.abort(sessionID);
     return true;
@@ -67,7 +64,6 @@ export class AssistantController {
 
   @Post('init')
   @Operation('session.init')
-  @HttpCode(200)
   async init(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: { providerID: string; modelID: string; messageID: string }): Promise<boolean> {
     await this.commands.run(instance, sessionID, { command: 'init', arguments: '', model: `${body.providerID}/${body.modelID}`, messageID: body.messageID });
     return true;
@@ -76,7 +72,6 @@ export class AssistantController {
   /** Runs the compaction to the end, then `true`; a busy session is refused (400 BusyError). */
   @Post('summarize')
   @Operation('session.summarize')
-  @HttpCode(200)
   summarize(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: SummarizeInput): Promise<true> {
     return this.compaction.summarize(instance, sessionID, body);
   }

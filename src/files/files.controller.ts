@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
@@ -73,7 +73,6 @@ export class ToolingController {
   constructor(private readonly clientLog: ClientLogService) {}
 
   @Post('log')
-  @HttpCode(200)
   @Operation('app.log')
   log(@Body() entry: ClientLogEntry): boolean {
     this.clientLog.write(entry);

@@ -20,15 +20,19 @@ import { FullTextIndex } from './search/full-text-index';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
 import { VectorIndex } from './search/vector-index';
+import { OrganizationSettings } from './settings/organization-settings.entity';
+import { OrganizationSettingsService } from './settings/organization-settings.service';
+import { SettingsController } from './settings/settings.controller';
 import { IngestionStore } from './store';
 
-/** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories and profiles. */
+/** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories, profiles and settings. */
 @Module({
-  imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry, PipelineWorkerBeat])],
-  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController],
+  imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry, PipelineWorkerBeat, OrganizationSettings])],
+  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController, SettingsController],
   providers: [
     { provide: INGESTION_SETTINGS, useFactory: () => loadIngestionSettings() },
     IngestionStore,
+    OrganizationSettingsService,
     FullTextIndex,
     VectorIndex,
     StatusPublisher,

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { ValidationError, issue } from '../common/errors';
 import { Operation } from '../openapi/operation.decorator';
@@ -52,7 +52,6 @@ export class MessagesController {
   }
 
   @Post('fork')
-  @HttpCode(200)
   @Operation('session.fork')
   fork(
     @CurrentInstance() instance: Instance,

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DefinitionDto, MessageDto, SaveDefinitionDto } from './dto/save-definition.dto';
 import { DefinitionsService, DefinitionView, MIDDLEWARE_KIND, SERVICE_KIND } from './definitions.service';
 
 @ApiTags('routing: middlewares')
+@ApiBasicAuth('basic')
 @Controller('api/middlewares')
 export class MiddlewaresController {
   constructor(private readonly definitions: DefinitionsService) {}
@@ -47,6 +48,7 @@ export class MiddlewaresController {
 }
 
 @ApiTags('routing: services')
+@ApiBasicAuth('basic')
 @Controller('api/services')
 export class ServicesController {
   constructor(private readonly definitions: DefinitionsService) {}

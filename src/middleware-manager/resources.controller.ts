@@ -1,7 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AssignMiddlewareDto, AssignMiddlewaresDto, AssignServiceDto } from './dto/assign-middleware.dto';
 import { ResourceDto } from './dto/resource.dto';
+import {
+  HeadersConfigDto,
+  HttpConfigDto,
+  MiddlewareAssignedDto,
+  MiddlewaresAssignedDto,
+  PriorityConfigDto,
+  ResourceServiceDto,
+  ServiceAssignedDto,
+  TcpConfigDto,
+  TlsConfigDto,
+} from './dto/routing-responses.dto';
 import { MessageDto } from './dto/save-definition.dto';
 import {
   UpdateHeadersConfigDto,
@@ -13,6 +24,7 @@ import {
 import { ResourcesService, ResourceView } from './resources.service';
 
 @ApiTags('routing: resources')
+@ApiBasicAuth('basic')
 @Controller('api/resources')
 export class ResourcesController {
   constructor(private readonly resources: ResourcesService) {}
@@ -46,6 +58,7 @@ export class ResourcesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'resources.assignMiddleware' })
   @ApiBody({ type: AssignMiddlewareDto })
+  @ApiResponse({ status: 200, type: MiddlewareAssignedDto })
   assignMiddleware(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.assignMiddleware(id, body);
   }
@@ -54,6 +67,7 @@ export class ResourcesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'resources.assignMiddlewares' })
   @ApiBody({ type: AssignMiddlewaresDto })
+  @ApiResponse({ status: 200, type: MiddlewaresAssignedDto })
   assignMiddlewares(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.assignMiddlewares(id, body);
   }
@@ -67,7 +81,7 @@ export class ResourcesController {
 
   @Get(':id/service')
   @ApiOperation({ operationId: 'resources.getService' })
-  @ApiResponse({ status: 200, description: '{resource_id, service: {id, name, type, config}}' })
+  @ApiResponse({ status: 200, type: ResourceServiceDto })
   getService(@Param('id') id: string) {
     return this.resources.getService(id);
   }
@@ -76,6 +90,7 @@ export class ResourcesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'resources.assignService' })
   @ApiBody({ type: AssignServiceDto })
+  @ApiResponse({ status: 200, type: ServiceAssignedDto })
   assignService(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.assignService(id, body);
   }
@@ -90,6 +105,7 @@ export class ResourcesController {
   @Put(':id/config/http')
   @ApiOperation({ operationId: 'resources.updateHttpConfig' })
   @ApiBody({ type: UpdateHttpConfigDto })
+  @ApiResponse({ status: 200, type: HttpConfigDto })
   updateHttp(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.updateHttp(id, body);
   }
@@ -97,6 +113,7 @@ export class ResourcesController {
   @Put(':id/config/tls')
   @ApiOperation({ operationId: 'resources.updateTlsConfig' })
   @ApiBody({ type: UpdateTlsConfigDto })
+  @ApiResponse({ status: 200, type: TlsConfigDto })
   updateTls(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.updateTls(id, body);
   }
@@ -104,6 +121,7 @@ export class ResourcesController {
   @Put(':id/config/tcp')
   @ApiOperation({ operationId: 'resources.updateTcpConfig' })
   @ApiBody({ type: UpdateTcpConfigDto })
+  @ApiResponse({ status: 200, type: TcpConfigDto })
   updateTcp(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.updateTcp(id, body);
   }
@@ -111,6 +129,7 @@ export class ResourcesController {
   @Put(':id/config/headers')
   @ApiOperation({ operationId: 'resources.updateHeadersConfig' })
   @ApiBody({ type: UpdateHeadersConfigDto })
+  @ApiResponse({ status: 200, type: HeadersConfigDto })
   updateHeaders(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.updateHeaders(id, body);
   }
@@ -118,6 +137,7 @@ export class ResourcesController {
   @Put(':id/config/priority')
   @ApiOperation({ operationId: 'resources.updatePriorityConfig' })
   @ApiBody({ type: UpdatePriorityConfigDto })
+  @ApiResponse({ status: 200, type: PriorityConfigDto })
   updatePriority(@Param('id') id: string, @Body() body: unknown) {
     return this.resources.updatePriority(id, body);
   }

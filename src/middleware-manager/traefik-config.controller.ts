@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { TraefikDocument } from './traefik-config.builder';
 import { TraefikConfigService } from './traefik-config.service';
 
 @ApiTags('routing: traefik')
+@ApiBasicAuth('basic')
 @Controller()
 export class TraefikConfigController {
   constructor(private readonly config: TraefikConfigService) {}

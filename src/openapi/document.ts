@@ -23,8 +23,38 @@ function implementedOperations(app: INestApplication): Set<string> {
 }
 
 /**
+ * Swagger UI groups operations by tag and the reference tags almost none: each session operation is
+ * tagged by the area its operationId names (`session.*` → session), with these exceptions.
+ */
+const SESSION_TAGS: Record<string, string> = {
+  'session.messages': 'message',
+  'session.message': 'message',
+  'session.prompt': 'message',
+  'session.prompt_async': 'message',
+  'session.command': 'message',
+  'session.shell': 'message',
+  part: 'message',
+  'global.event': 'event',
+  'instance.dispose': 'instance',
+  path: 'instance',
+  vcs: 'instance',
+  'app.agents': 'agent',
+  'app.log': 'log',
+  auth: 'provider',
+  lsp: 'status',
+  formatter: 'status',
+  mcp: 'status',
+};
+
+export function sessionTag(operationId: string): string {
+  const area = operationId.split('.')[0];
+  return SESSION_TAGS[operationId] ?? SESSION_TAGS[area] ?? area;
+}
+
+/**
  * `/doc`: the session surface exactly as the reference OpenAPI describes it (only the operations
- * implemented here), merged with the memory and routing surfaces generated from their DTOs.
+ * implemented here, tagged by area and secured by the server password), merged with the memory
+ * and routing surfaces generated from their DTOs.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
   const reference = referenceDocument();
@@ -32,7 +62,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const [id, { method, path, operation }] of referenceOperations()) {
     if (!implemented.has(id)) continue;
-    (paths[path] ??= {})[method] = operation;
+    (paths[path] ??= {})[method] = { ...operation, tags: [sessionTag(id)], security: [{ basic: [] }] };
   }
   const generated = SwaggerModule.createDocument(
     app,
@@ -40,6 +70,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
       .setTitle('Keel')
       .setDescription('Session server (opencode 1.0.0 interface), memory API (supermemory v3/v4) and Traefik middleware manager')
       .setVersion(reference.info.version as string)
+      // The two credentials of the server (README Configuration): the memory surface's API keys, the others' password.
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A key of KEEL_API_KEYS (memory surface)' }, 'bearer')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A key of KEEL_API_KEYS (memory surface)' }, 'apiKey')
+      .addBasicAuth({ type: 'http', scheme: 'basic', description: 'KEEL_SERVER_USERNAME / KEEL_SERVER_PASSWORD (session surface and routing manager)' }, 'basic')
       .build(),
   ) as unknown as OpenApiDocument;
   for (const [path, item] of Object.entries(generated.paths)) paths[path] = { ...paths[path], ...item };

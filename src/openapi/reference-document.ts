@@ -32,13 +32,22 @@ export function referenceDocument(): OpenApiDocument {
   return cached;
 }
 
+let operations: Map<string, { method: string; path: string; operation: OpenApiOperation }> | undefined;
+
 /** Operations by operationId, with their method and path. */
 export function referenceOperations(): Map<string, { method: string; path: string; operation: OpenApiOperation }> {
-  const map = new Map<string, { method: string; path: string; operation: OpenApiOperation }>();
-  for (const [path, item] of Object.entries(referenceDocument().paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      map.set(operation.operationId, { method, path, operation });
+  if (!operations) {
+    operations = new Map();
+    for (const [path, item] of Object.entries(referenceDocument().paths)) {
+      for (const [method, operation] of Object.entries(item)) operations.set(operation.operationId, { method, path, operation });
     }
   }
-  return map;
+  return operations;
+}
+
+/** The one 2xx status the reference declares for an operation (undefined for an operation it lacks). */
+export function referenceSuccessStatus(operationId: string): number | undefined {
+  const operation = referenceOperations().get(operationId)?.operation;
+  const success = Object.keys(operation?.responses ?? {}).find((code) => /^2\d\d$/.test(code));
+  return success === undefined ? undefined : Number(success);
 }

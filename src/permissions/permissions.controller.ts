@@ -33,7 +33,6 @@ export class PermissionsController {
   }
 
   @Post('session/:sessionID/permissions/:permissionID')
-  @HttpCode(200)
   @Operation('permission.respond')
   async respond(
     @Param('sessionID') sessionID: string,

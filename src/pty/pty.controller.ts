@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
@@ -18,7 +18,6 @@ export class PtyController {
   }
 
   @Post()
-  @HttpCode(200)
   @Operation('pty.create')
   create(@CurrentInstance() instance: Instance, @Body() body: CreatePtyInput): Promise<PtyInfo> {
     return this.ptys.create(instance, body ?? {});

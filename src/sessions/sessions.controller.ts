@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
@@ -23,7 +23,6 @@ export class SessionsController {
   }
 
   @Post()
-  @HttpCode(200)
   @Operation('session.create')
   create(@CurrentInstance() instance: Instance, @Body() body: { parentID?: string; title?: string } | undefined): Promise<Session> {
     return this.sessions.create(instance, body ?? {});
@@ -77,7 +76,6 @@ export class SessionsController {
   }
 
   @Post(':sessionID/share')
-  @HttpCode(200)
   @Operation('session.share')
   share(@Param('sessionID') sessionID: string): Promise<Session> {
     return this.sessions.share(sessionID);

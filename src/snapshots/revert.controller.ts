@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Param, Post } from '@nestjs/common';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
@@ -11,7 +11,6 @@ export class RevertController {
   constructor(private readonly reverts: RevertService) {}
 
   @Post(':sessionID/revert')
-  @HttpCode(200)
   @Operation('session.revert')
   revert(
     @CurrentInstance() instance: Instance,
@@ -22,7 +21,6 @@ export class RevertController {
   }
 
   @Post(':sessionID/unrevert')
-  @HttpCode(200)
   @Operation('session.unrevert')
   unrevert(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string): Promise<Session> {
     return this.reverts.unrevert(instance, sessionID);

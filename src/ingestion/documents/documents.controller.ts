@@ -1,13 +1,30 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DocumentsService } from './documents.service';
 import { FileUploadService, UploadedBinary } from './file-upload.service';
 import { LIMITS } from '../validation';
-import { AddDocumentBody, BatchBody, ConversationBody, ErrorBody, IngestResponse } from './dto/document.dto';
+import {
+  AddDocumentBody,
+  BatchBody,
+  BatchResponse,
+  ChunksResponse,
+  ConversationBody,
+  ConversationResponse,
+  DeleteBulkBody,
+  DeleteBulkResponse,
+  DocumentDetail,
+  ErrorBody,
+  IngestResponse,
+  ListDocumentsBody,
+  ListDocumentsResponse,
+  ProcessingResponse,
+  UpdateDocumentBody,
+} from './dto/document.dto';
+import { MemoryApiAuth } from '../memory-auth.decorator';
 
 @ApiTags('memory: documents')
-@ApiBearerAuth()
+@MemoryApiAuth()
 @ApiResponse({ status: 400, type: ErrorBody, description: 'Invalid request parameters' })
 @ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
 @Controller('v3/documents')
@@ -41,6 +58,7 @@ export class DocumentsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'documents.batchAdd', summary: 'Add 1 to 600 documents' })
   @ApiBody({ type: BatchBody })
+  @ApiResponse({ status: 200, type: BatchResponse })
   batch(@Body() body: unknown) {
     return this.documents.batch(body);
   }
@@ -48,24 +66,30 @@ export class DocumentsController {
   @Post('list')
   @HttpCode(200)
   @ApiOperation({ operationId: 'documents.list', summary: 'List documents with filters, pagination and sort' })
+  @ApiBody({ type: ListDocumentsBody, required: false })
+  @ApiResponse({ status: 200, type: ListDocumentsResponse })
   list(@Body() body: unknown) {
     return this.documents.list(body);
   }
 
   @Get('processing')
   @ApiOperation({ operationId: 'documents.listProcessing', summary: 'Documents still in the pipeline' })
+  @ApiResponse({ status: 200, type: ProcessingResponse })
   processing() {
     return this.documents.processing();
   }
 
   @Delete('bulk')
   @ApiOperation({ operationId: 'documents.deleteBulk', summary: 'Delete documents by ids or container tags' })
+  @ApiBody({ type: DeleteBulkBody })
+  @ApiResponse({ status: 200, type: DeleteBulkResponse })
   removeBulk(@Body() body: unknown) {
     return this.documents.removeBulk(body);
   }
 
   @Get(':id/chunks')
   @ApiOperation({ operationId: 'documents.chunks', summary: 'Chunks of a document in order' })
+  @ApiResponse({ status: 200, type: ChunksResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
   chunks(@Param('id') id: string) {
     return this.documents.listChunks(id);
@@ -73,6 +97,7 @@ export class DocumentsController {
 
   @Get(':id')
   @ApiOperation({ operationId: 'documents.get', summary: 'A document with its status (by id or customId)' })
+  @ApiResponse({ status: 200, type: DocumentDetail })
   @ApiResponse({ status: 404, type: ErrorBody })
   get(@Param('id') id: string) {
     return this.documents.get(id);
@@ -80,6 +105,7 @@ export class DocumentsController {
 
   @Patch(':id')
   @ApiOperation({ operationId: 'documents.update', summary: 'Update metadata in place, or replace content and reprocess' })
+  @ApiBody({ type: UpdateDocumentBody })
   @ApiResponse({ status: 200, type: IngestResponse })
   update(@Param('id') id: string, @Body() body: unknown) {
     return this.documents.update(id, body);
@@ -88,6 +114,7 @@ export class DocumentsController {
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ operationId: 'documents.delete', summary: 'Delete a document by id or customId' })
+  @ApiResponse({ status: 204, description: 'Deleted' })
   @ApiResponse({ status: 404, type: ErrorBody })
   async remove(@Param('id') id: string): Promise<void> {
     await this.documents.remove(id);
@@ -95,7 +122,7 @@ export class DocumentsController {
 }
 
 @ApiTags('memory: conversations')
-@ApiBearerAuth()
+@MemoryApiAuth()
 @Controller('v4/conversations')
 export class ConversationsController {
   constructor(private readonly documents: DocumentsService) {}
@@ -104,6 +131,7 @@ export class ConversationsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'conversations.add', summary: 'Add or update a conversation, turn-aware' })
   @ApiBody({ type: ConversationBody })
+  @ApiResponse({ status: 200, type: ConversationResponse })
   @ApiResponse({ status: 400, type: ErrorBody })
   add(@Body() body: unknown) {
     return this.documents.conversation(body);

@@ -1,10 +1,21 @@
 import { Body, Controller, Delete, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
+import {
+  CreateMemoriesBody,
+  CreateMemoriesResponse,
+  ForgetMemoryBody,
+  ForgetMemoryResponse,
+  ListMemoriesBody,
+  ListMemoriesResponse,
+  UpdateMemoryBody,
+  UpdateMemoryResponse,
+} from './dto/memory.dto';
 import { MemoriesService } from './memories.service';
+import { MemoryApiAuth } from '../memory-auth.decorator';
 
 @ApiTags('memory: memories')
-@ApiBearerAuth()
+@MemoryApiAuth()
 @ApiResponse({ status: 400, type: ErrorBody })
 @ApiResponse({ status: 401, type: ErrorBody })
 @Controller('v4/memories')
@@ -14,6 +25,8 @@ export class MemoriesController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ operationId: 'memories.create', summary: 'Create memories directly, skipping the pipeline' })
+  @ApiBody({ type: CreateMemoriesBody })
+  @ApiResponse({ status: 201, type: CreateMemoriesResponse })
   create(@Body() body: unknown) {
     return this.memories.create(body);
   }
@@ -21,12 +34,16 @@ export class MemoriesController {
   @Post('list')
   @HttpCode(200)
   @ApiOperation({ operationId: 'memories.list', summary: 'List latest memories with their history' })
+  @ApiBody({ type: ListMemoriesBody })
+  @ApiResponse({ status: 200, type: ListMemoriesResponse })
   list(@Body() body: unknown) {
     return this.memories.list(body);
   }
 
   @Patch()
   @ApiOperation({ operationId: 'memories.updateMemory', summary: 'Versioned update of a memory' })
+  @ApiBody({ type: UpdateMemoryBody })
+  @ApiResponse({ status: 200, type: UpdateMemoryResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
   update(@Body() body: unknown) {
     return this.memories.update(body);
@@ -34,6 +51,8 @@ export class MemoriesController {
 
   @Delete()
   @ApiOperation({ operationId: 'memories.forget', summary: 'Forget (soft-delete) a memory' })
+  @ApiBody({ type: ForgetMemoryBody })
+  @ApiResponse({ status: 200, type: ForgetMemoryResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   forget(@Body() body: unknown) {

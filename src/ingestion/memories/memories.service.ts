@@ -7,6 +7,7 @@ import type { Metadata } from '../documents/memory-document.entity';
 import { memoryView } from '../documents/document-views';
 import { FullTextIndex } from '../search/full-text-index';
 import { matchesExact, matchesFilter, parseFilter } from '../search/metadata-filter';
+import { ORGANIZATION } from '../settings/organization-settings.service';
 import { IngestionStore, Query } from '../store';
 import { Checker, LIMITS, objectBody } from '../validation';
 import { ExtractedFact, extractFacts, factKey } from './fact-extractor';
@@ -153,12 +154,12 @@ export class MemoriesService {
    * A model failure never fails the document: its facts come from the deterministic extractor and
    * the reason is returned for the record.
    */
-  async factsOf(text: string, options: { conversation: boolean; tag: string; documentId: string; filterByMetadata?: Metadata }): Promise<Extraction> {
+  async factsOf(text: string, options: { conversation: boolean; tag: string; documentId: string; filterByMetadata?: Metadata; filterPrompt?: string }): Promise<Extraction> {
     const deterministic = () => extractFacts(text, { conversation: options.conversation });
     if (!this.model.configured || !text.trim()) return { facts: deterministic(), extractor: 'deterministic' };
     try {
       const known = await this.knownMemories(options.tag, text, options.filterByMetadata);
-      const facts = await this.model.extract(text, { conversation: options.conversation, known });
+      const facts = await this.model.extract(text, { conversation: options.conversation, known, filterPrompt: options.filterPrompt });
       return {
         extractor: 'model',
         facts: facts.map((f) => ({ memory: f.memory, key: factKey(f.memory), isStatic: f.isStatic, link: f.relation && f.relatedTo ? { relation: f.relation, memoryId: f.relatedTo } : 'new' })),
@@ -303,7 +304,7 @@ export class MemoriesService {
       memoryEntries: pageItems.map((m, i) => ({
         ...memoryView(m),
         spaceId: m.containerTag,
-        orgId: 'local',
+        orgId: ORGANIZATION.id,
         memoryRelations: m.parentMemoryId ? { [m.parentMemoryId]: m.relation ?? 'updates' } : {},
         temporalContext: null,
         history: histories[i].map(memoryView),

@@ -51,6 +51,9 @@ Answer with JSON only: {"facts":[{"memory":string,"isStatic":boolean,"relation":
   "new" with relatedTo null otherwise.
 - Skip questions, greetings, chatter, and facts already stored with the same meaning. Return {"facts":[]} when nothing is worth remembering.`;
 
+// The organisation's filter prompt (settings `shouldLLMFilter`) decides what is worth remembering at all.
+const FILTER_INTRO = `The organisation filters what is remembered with the instructions below. Extract only facts from content they say to keep; return {"facts":[]} for content they say to skip.`;
+
 /**
  * The configured memory LLM (an OpenAI-compatible chat endpoint, through the AI SDK with structured
  * output). Unconfigured means deterministic extraction; any failure here is for the caller to fall back on.
@@ -84,13 +87,13 @@ export class MemoryModel {
   }
 
   /** Facts of `text`, in windows when it is long; throws MemoryModelError when any window fails. */
-  async extract(text: string, options: { conversation: boolean; known: KnownMemory[] }): Promise<ModelFact[]> {
+  async extract(text: string, options: { conversation: boolean; known: KnownMemory[]; filterPrompt?: string }): Promise<ModelFact[]> {
     const aliases = new Map(options.known.map((m, i) => [`m${i + 1}`, m]));
     const existing = [...aliases].map(([alias, m]) => ({ id: alias, memory: m.memory, isStatic: m.isStatic }));
     const facts: ModelFact[] = [];
     const seen = new Set<string>();
     for (const window of windows(text, this.settings.memoryModelWindowChars)) {
-      const answer = await this.call(JSON.stringify({ kind: options.conversation ? 'conversation' : 'document', existingMemories: existing, document: window }));
+      const answer = await this.call(JSON.stringify({ kind: options.conversation ? 'conversation' : 'document', existingMemories: existing, document: window }), options.filterPrompt);
       if (answer.facts.length > MAX_FACTS_PER_WINDOW) throw new MemoryModelError(`model returned ${answer.facts.length} facts for one window (at most ${MAX_FACTS_PER_WINDOW})`);
       for (const [i, fact] of answer.facts.entries()) {
         const memory = fact.memory.trim();
@@ -110,13 +113,13 @@ export class MemoryModel {
     return facts;
   }
 
-  private async call(prompt: string): Promise<z.infer<typeof answerSchema>> {
+  private async call(prompt: string, filterPrompt?: string): Promise<z.infer<typeof answerSchema>> {
     try {
       // The SDK retries 408/409/429/5xx and connection failures with exponential backoff (honouring retry-after).
       const result = await generateText({
         model: this.languageModel(),
         output: Output.object({ schema: answerSchema, name: 'memories' }),
-        system: SYSTEM,
+        system: filterPrompt ? `${SYSTEM}\n${FILTER_INTRO}\n${filterPrompt}` : SYSTEM,
         prompt,
         temperature: 0,
         maxRetries: this.settings.memoryModelRetries,

@@ -9,6 +9,7 @@ import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
 import { MemoriesService } from '../memories/memories.service';
 import { FullTextIndex } from '../search/full-text-index';
+import { OrganizationSettingsService } from '../settings/organization-settings.service';
 import { IngestionStore, Query } from '../store';
 import { chunkText } from './chunker';
 import { ExtractionError, extractFile, extractText, extractUrl, Extracted } from './content-extractor';
@@ -76,6 +77,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly publisher: StatusPublisher,
     private readonly embeddings: EmbeddingProvider,
     private readonly events: EventBus,
+    private readonly organization: OrganizationSettingsService,
     @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
     @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
     private readonly metrics: Metrics,
@@ -259,6 +261,21 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
+  /** The name `includeItems`/`excludeItems` patterns apply to: an upload's file name or a URL's path (`/docs/a.md`); other documents have none. */
+  private async itemName(doc: DocumentRow): Promise<string | undefined> {
+    if (doc.source === 'url') {
+      try {
+        const url = new URL(doc.content ?? '');
+        return decodeURIComponent(url.pathname);
+      } catch {
+        return undefined;
+      }
+    }
+    if (doc.source !== 'file') return undefined;
+    const [file] = await this.store.query<{ file_name: string | null }>('SELECT file_name FROM memory_document_file WHERE document_id = ?', [doc.id]);
+    return file?.file_name ?? undefined;
+  }
+
   private async extract(doc: DocumentRow): Promise<Extracted & { url?: string }> {
     if (doc.source === 'url') {
       return extractUrl(doc.content ?? '', {
@@ -282,6 +299,10 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async runPipeline(claim: Claim): Promise<void> {
     const doc = await this.load(claim);
+    const rules = await this.organization.ingestionRules();
+    const name = await this.itemName(doc);
+    const refusal = name === undefined ? undefined : rules.refusal(name);
+    if (refusal) throw new ExtractionError(`Not ingested: ${refusal}`);
     const extracted = await this.extract(doc);
     const text = extracted.text.trim();
     if (!text) throw new ExtractionError('No text could be extracted from the content');
@@ -295,7 +316,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       ...(doc.source === 'file' ? { content: text } : {}),
     });
     if (this.stopping) return;
-    const chunks = chunkText(text);
+    const chunks = chunkText(text, rules.chunking);
     const now = Date.now();
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
@@ -347,7 +368,8 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const fresh = text.slice(Math.min(doc.dreamed_length, text.length));
     const tag = doc.container_tag ?? 'sm_project_default';
     const parse = (v: string | null) => (v ? (JSON.parse(v) as Metadata) : undefined);
-    const extraction = await this.memories.factsOf(fresh, { conversation: doc.source === 'conversation', tag, documentId: doc.id, filterByMetadata: parse(doc.filter_by_metadata) });
+    const { filterPrompt } = await this.organization.ingestionRules();
+    const extraction = await this.memories.factsOf(fresh, { conversation: doc.source === 'conversation', tag, documentId: doc.id, filterByMetadata: parse(doc.filter_by_metadata), filterPrompt });
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
       await this.memories.remember(q, tag, extraction.facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
