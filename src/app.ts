@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import express from 'express';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -20,7 +21,12 @@ export interface KeelApp {
 /** Builds the whole server (not yet listening): used by main.ts, the OpenAPI writer and the tests. */
 export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   const logger = new JsonLogger(settings.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new JsonReplyAdapter(), {
+  // Case-sensitive routing, so `/V3/search` is no memory route (its credential is decided by the
+  // exact path, see surfaceOf). Express reads the setting once, when its router is created, and the
+  // adapter's constructor creates it: so it is set on an instance made here.
+  const server = express();
+  server.set('case sensitive routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new JsonReplyAdapter(server), {
     logger,
     bodyParser: false,
     // Graceful: streams are ended by shutdown hooks, then in-flight requests finish.
