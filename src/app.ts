@@ -9,7 +9,7 @@ import { Authenticator } from './common/auth.middleware';
 import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
 import { JsonLogger } from './common/logger';
-import { requestLogging } from './common/request-id.middleware';
+import { requestLogging } from './common/request-log';
 import { KeelSettings } from './common/settings';
 import { buildOpenApiDocument } from './openapi/document';
 
@@ -34,7 +34,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   });
   if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
   app.disable('x-powered-by');
-  app.use(requestLogging(logger.pino));
+  app.use(requestLogging());
   app.enableCors(corsOptions(settings.corsOrigins));
   app.use(new Authenticator(settings).middleware());
   app.useBodyParser('json', { limit: '50mb' });

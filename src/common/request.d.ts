@@ -9,5 +9,7 @@ declare module 'express-serve-static-core' {
     id?: string;
     /** The surface the request addresses, decided once on arrival (see surfaceOf). */
     surface?: Surface;
+    /** The response is an event stream (logged when it opened, and as `stream closed`). */
+    streaming?: boolean;
   }
 }
