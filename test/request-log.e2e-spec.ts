@@ -115,14 +115,14 @@ describe('request log of the built server (debug level, behind a trusted proxy)'
     const { id } = (await created.json()) as { id: string };
     const path = `/pty/${id}/connect`;
     const url = `${server.url.replace(/^http/, 'ws')}${path}?directory=${encodeURIComponent(dir)}&auth_token=${token}`;
-    const socket = new WebSocket(url, { headers: proxied });
+    const socket = new WebSocket(url, { headers: { ...proxied, 'x-request-id': 'log-ws' } });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     const opened = await logged((l) => l.path === path && l.msg === 'websocket opened');
-    expect(opened).toMatchObject({ method: 'GET', status: 101, ip: '203.0.113.7', query: `directory=${encodeURIComponent(dir)}&auth_token=[redacted]`, requestId: expect.any(String) });
+    expect(opened).toMatchObject({ method: 'GET', status: 101, ip: '203.0.113.7', query: `directory=${encodeURIComponent(dir)}&auth_token=[redacted]`, requestId: 'log-ws' });
     await new Promise((r) => setTimeout(r, 100));
     socket.close();
     const closed = await logged((l) => l.path === path && l.msg === 'websocket closed');
-    expect(closed).toMatchObject({ requestId: opened.requestId, status: 101 });
+    expect(closed).toMatchObject({ requestId: 'log-ws', status: 101 });
     expect(closed.ms).toBeGreaterThanOrEqual(50);
 
     const refused = new WebSocket(`${server.url.replace(/^http/, 'ws')}${path}?directory=${encodeURIComponent(dir)}`);

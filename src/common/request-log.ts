@@ -75,7 +75,7 @@ export function logStreamOpened(req: Request, res: Response): void {
  * returned function is called) or `refused` with an HTTP status.
  */
 export function logUpgrade(req: Request): { opened(): () => void; refused(status: number): void } {
-  req.id = randomUUID();
+  req.id = requestIdOf(req);
   surfaceOf(req);
   logArrival(req);
   const start = process.hrtime.bigint();
@@ -90,6 +90,12 @@ export function logUpgrade(req: Request): { opened(): () => void; refused(status
   };
 }
 
+/** The client's `x-request-id` when it is sane, else a fresh one. */
+function requestIdOf(req: Request): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+}
+
 function elapsedMs(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
@@ -101,8 +107,7 @@ function elapsedMs(start: bigint): number {
  */
 export function requestLogging() {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const incoming = req.headers['x-request-id'];
-    req.id = typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    req.id = requestIdOf(req);
     res.setHeader('x-request-id', req.id);
     surfaceOf(req);
     logArrival(req);
