@@ -42,7 +42,7 @@ function loggedHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
  * client address. `req.ip` is the address the trusted proxy reports when `KEEL_TRUST_PROXY` is set,
  * the socket's peer otherwise.
  */
-export function requestFields(req: Request): Record<string, unknown> {
+function requestFields(req: Request): Record<string, unknown> {
   const url = req.originalUrl ?? req.url;
   const mark = url.indexOf('?');
   return {
@@ -54,9 +54,14 @@ export function requestFields(req: Request): Record<string, unknown> {
   };
 }
 
-/** Debug level: a line as each request arrives, with protocol and host as the trusted proxy reports them. */
-function logArrival(req: Request): void {
-  log.debug({ msg: 'request', ...requestFields(req), protocol: req.protocol, host: req.host, headers: loggedHeaders(req.headers) });
+/**
+ * Debug level: a line as each request arrives, with protocol and host as the trusted proxy reports
+ * them. Returns the request's fields, taken now: a mounted router rewrites `req.url` later.
+ */
+function logArrival(req: Request): Record<string, unknown> {
+  const fields = requestFields(req);
+  log.debug({ msg: 'request', ...fields, protocol: req.protocol, host: req.host, headers: loggedHeaders(req.headers) });
+  return fields;
 }
 
 /**
@@ -77,15 +82,15 @@ export function logStreamOpened(req: Request, res: Response): void {
 export function logUpgrade(req: Request): { opened(): () => void; refused(status: number): void } {
   req.id = requestIdOf(req);
   surfaceOf(req);
-  logArrival(req);
+  const fields = logArrival(req);
   const start = process.hrtime.bigint();
   return {
     opened() {
-      log.log({ msg: 'websocket opened', ...requestFields(req), surface: req.surface, status: 101 });
-      return () => log.log({ msg: 'websocket closed', ...requestFields(req), status: 101, ms: elapsedMs(start) });
+      log.log({ msg: 'websocket opened', ...fields, surface: req.surface, status: 101 });
+      return () => log.log({ msg: 'websocket closed', ...fields, status: 101, ms: elapsedMs(start) });
     },
     refused(status) {
-      log.log({ msg: 'request', ...requestFields(req), status, ms: elapsedMs(start) });
+      log.log({ msg: 'request', ...fields, status, ms: elapsedMs(start) });
     },
   };
 }
@@ -110,12 +115,12 @@ export function requestLogging() {
     req.id = requestIdOf(req);
     res.setHeader('x-request-id', req.id);
     surfaceOf(req);
-    logArrival(req);
+    const fields = logArrival(req);
     const start = process.hrtime.bigint();
     res.on('close', () => {
       log.log({
         msg: req.streaming ? 'stream closed' : 'request',
-        ...requestFields(req),
+        ...fields,
         status: res.statusCode,
         ms: elapsedMs(start),
         ...(res.writableFinished ? {} : { aborted: true }),
