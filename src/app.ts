@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import express from 'express';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -8,7 +9,7 @@ import { Authenticator } from './common/auth.middleware';
 import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
 import { JsonLogger } from './common/logger';
-import { requestLogging } from './common/request-id.middleware';
+import { requestLogging } from './common/request-log';
 import { KeelSettings } from './common/settings';
 import { Metrics } from './observability/metrics.service';
 import { requestMetrics } from './observability/request-metrics';
@@ -22,7 +23,12 @@ export interface KeelApp {
 /** Builds the whole server (not yet listening): used by main.ts, the OpenAPI writer and the tests. */
 export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   const logger = new JsonLogger(settings.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new JsonReplyAdapter(), {
+  // Case-sensitive routing, so `/V3/search` is no memory route (its credential is decided by the
+  // exact path, see surfaceOf). Express reads the setting once, when its router is created, and the
+  // adapter's constructor creates it: so it is set on an instance made here.
+  const server = express();
+  server.set('case sensitive routing', true);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new JsonReplyAdapter(server), {
     logger,
     bodyParser: false,
     // Graceful: streams are ended by shutdown hooks, then in-flight requests finish.
@@ -30,7 +36,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   });
   if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
   app.disable('x-powered-by');
-  app.use(requestLogging(logger.pino));
+  app.use(requestLogging());
   app.use(requestMetrics(app.get(Metrics)));
   app.enableCors(corsOptions(settings.corsOrigins));
   app.use(new Authenticator(settings).middleware());

@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   if (!settings.serverPassword) {
     keel.logger.warn('KEEL_SERVER_PASSWORD is not set; server is unsecured (loopback only).', 'Bootstrap');
   }
+  if (settings.apiKeys.length === 0) {
+    keel.logger.warn('KEEL_API_KEYS is not set; the memory API (/v3, /v4) needs no key (loopback only).', 'Bootstrap');
+  }
   // The exact line the official SDK's createOpencodeServer() waits for.
   process.stdout.write(`opencode server listening on ${url}\n`);
 }

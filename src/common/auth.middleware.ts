@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { KeelSettings } from './settings';
-import { memoryErrorRenderer } from './http-error.filter';
+import { surfaceOf } from './surface';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -9,15 +9,13 @@ function safeEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function isMemoryPath(path: string): boolean {
-  return memoryErrorRenderer.matches(path);
-}
-
 /**
  * The two credentials of design.md: the server password (HTTP Basic, or `?auth_token=` =
  * base64(user:pass) for EventSource/WebSocket) guards the session surface and the routing
  * manager; API keys (`Authorization: Bearer` or `x-api-key`) guard the memory surface.
- * Secrets are compared by SHA-256 digest in constant time; only digests are kept.
+ * Secrets are compared by SHA-256 digest in constant time; only digests are kept. Which credential
+ * applies is the surface the router will serve (surfaceOf), so one surface's credential never
+ * reaches another surface's handler.
  */
 export class Authenticator {
   private readonly basicDigest?: Buffer;
@@ -51,7 +49,7 @@ export class Authenticator {
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
       if (req.method === 'OPTIONS') return next();
-      if (isMemoryPath(req.path)) {
+      if (surfaceOf(req) === 'memory') {
         const apiKey = req.headers['x-api-key'];
         if (this.allowsMemory(req.headers.authorization, typeof apiKey === 'string' ? apiKey : undefined)) return next();
         res.status(401).json({ error: 'Unauthorized', details: 'A valid API key is required (Authorization: Bearer <key> or x-api-key)' });

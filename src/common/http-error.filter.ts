@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError, ValidationError, ValidationIssue } from './errors';
+import { Surface, surfaceOf } from './surface';
 
 /** Any thrown value, reduced to what a surface needs to render it. */
 export interface NormalizedError {
@@ -15,13 +16,11 @@ export interface NormalizedError {
 
 /** One surface's error dialect. */
 export interface ErrorRenderer {
-  matches(path: string): boolean;
   render(error: NormalizedError): unknown;
 }
 
 /** Session surface (the default): `{name, data}`, and the validation body `{data, error, success:false}`. */
 export const sessionErrorRenderer: ErrorRenderer = {
-  matches: () => true,
   render(error) {
     if (error.issues) return { data: error.input ?? null, error: error.issues, success: false };
     if (error.status >= 500) {
@@ -33,7 +32,6 @@ export const sessionErrorRenderer: ErrorRenderer = {
 
 /** Memory surface (supermemory): `{error, details?}`. */
 export const memoryErrorRenderer: ErrorRenderer = {
-  matches: (path) => path.startsWith('/v3/') || path.startsWith('/v4/'),
   render(error) {
     if (error.status >= 500) return { error: 'Internal server error', details: `ref ${error.requestId}` };
     const details = error.issues?.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
@@ -41,23 +39,19 @@ export const memoryErrorRenderer: ErrorRenderer = {
   },
 };
 
-/**
- * The routing manager's own route prefixes (middleware-manager v3's API and Traefik's HTTP provider).
- * Only these: newer opencode clients call other `/api/*` routes (`/api/agent`, `/api/session`, …),
- * which must get the session dialect's answer, not the routing manager's.
- */
-const ROUTING_PREFIXES = ['/api/middlewares', '/api/services', '/api/resources', '/api/datasource', '/api/datasources', '/api/traefik-config', '/api/v1/traefik-config', '/api/plugins'];
-
 /** Routing manager (middleware-manager v3): `{code, message}`. */
 export const routingErrorRenderer: ErrorRenderer = {
-  matches: (path) => path === '/health' || ROUTING_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)),
   render(error) {
     const message = error.status >= 500 ? `Internal server error (ref ${error.requestId})` : error.message;
     return { code: error.status, message };
   },
 };
 
-const renderers = [memoryErrorRenderer, routingErrorRenderer, sessionErrorRenderer];
+const renderers: Record<Surface, ErrorRenderer> = {
+  session: sessionErrorRenderer,
+  memory: memoryErrorRenderer,
+  routing: routingErrorRenderer,
+};
 
 function messageOf(response: object, fallback: string): string {
   const message = (response as { message?: unknown }).message;
@@ -126,7 +120,6 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (!res.writableEnded) res.end();
       return;
     }
-    const renderer = renderers.find((r) => r.matches(req.path)) ?? sessionErrorRenderer;
-    res.status(error.status).json(renderer.render(error));
+    res.status(error.status).json(renderers[surfaceOf(req)].render(error));
   }
 }

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Subscription } from 'rxjs';
+import { logStreamOpened } from '../common/request-log';
 
 export interface SseOptions<T> {
   heartbeatMs: number;
@@ -46,6 +47,7 @@ export class SseStream<T extends object> {
     res.setHeader('X-Accel-Buffering', 'no');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.flushHeaders();
+    logStreamOpened(req, res);
     res.socket?.setNoDelay(true);
     res.socket?.setTimeout(0);
     this.timer = setInterval(() => this.send(options.heartbeat()), options.heartbeatMs);

@@ -1,11 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { memoryErrorRenderer, routingErrorRenderer } from '../common/http-error.filter';
+import { surfaceOf } from '../common/surface';
 import { Metrics } from './metrics.service';
-
-function surfaceOf(path: string): 'memory' | 'routing' | 'session' {
-  if (memoryErrorRenderer.matches(path)) return 'memory';
-  return routingErrorRenderer.matches(path) ? 'routing' : 'session';
-}
 
 /** Observes each request's duration under its matched route pattern (never the raw path: ids would explode the series). */
 export function requestMetrics(metrics: Metrics) {
@@ -17,7 +12,7 @@ export function requestMetrics(metrics: Metrics) {
       observed = true;
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       const labels = {
-        surface: surfaceOf(req.path),
+        surface: surfaceOf(req),
         method: req.method,
         route,
         status: String(res.statusCode),

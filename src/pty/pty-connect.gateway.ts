@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { IncomingMessage, Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import { Authenticator } from '../common/auth.middleware';
 import { DomainError, ValidationError } from '../common/errors';
 import { sessionErrorRenderer } from '../common/http-error.filter';
+import { logUpgrade } from '../common/request-log';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import type { Instance } from '../projects/instance.service';
@@ -36,18 +37,22 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   private readonly authenticator: Authenticator;
   private server?: Server;
-  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://keel');
-    const match = CONNECT_PATH.exec(url.pathname);
+  private readonly onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Express's view of the request (as its router would have it): `path` parsed like the router's,
+    // `ip` as the trusted proxy reports it.
+    const req = Object.setPrototypeOf(raw, this.express().request) as Request;
+    const match = CONNECT_PATH.exec(req.path);
     const id = match ? safeDecode(match[1]) : undefined;
     if (!id) {
       // Not ours: another upgrade handler may take it; if there is none, answer like an unknown route.
       if (this.server?.listenerCount('upgrade') === 1) {
-        this.refuse(socket, 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${url.pathname}` } });
+        const log = logUpgrade(req);
+        this.refuse(socket, 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${req.path}` } });
+        log.refused(404);
       }
       return;
     }
-    void this.upgrade(req, socket, head, url, id);
+    void this.upgrade(req, socket, head, id);
   };
 
   constructor(
@@ -71,19 +76,30 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     this.sockets.close();
   }
 
-  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, id: string): Promise<void> {
+  private express(): Express {
+    return this.adapterHost.httpAdapter.getInstance<Express>();
+  }
+
+  private async upgrade(req: Request, socket: Duplex, head: Buffer, id: string): Promise<void> {
     socket.on('error', () => socket.destroy());
-    if (!this.authenticator.allowsServer(req.headers.authorization, url.searchParams.get('auth_token') ?? undefined)) {
+    const log = logUpgrade(req);
+    const token = typeof req.query.auth_token === 'string' ? req.query.auth_token : undefined;
+    if (!this.authenticator.allowsServer(req.headers.authorization, token)) {
       this.refuse(socket, 401, undefined, { 'WWW-Authenticate': 'Basic realm="Secure Area"' });
+      log.refused(401);
       return;
     }
     try {
-      const instance = await this.instanceOf(req, url);
+      const instance = await this.instanceOf(req);
       const terminal = this.ptys.terminal(instance.directory, id);
-      this.sockets.handleUpgrade(req, socket, head, (ws) => terminal.attach(ws));
+      this.sockets.handleUpgrade(req, socket, head, (ws) => {
+        ws.once('close', log.opened());
+        terminal.attach(ws);
+      });
     } catch (error) {
       if (!(error instanceof DomainError)) {
         this.refuse(socket, 500, { name: 'UnknownError', data: { message: 'Unexpected server error' } });
+        log.refused(500);
         return;
       }
       const body = sessionErrorRenderer.render(
@@ -92,12 +108,12 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
           : { status: error.status, name: error.errorName, message: error.message, data: error.data },
       );
       this.refuse(socket, error.status, body);
+      log.refused(error.status);
     }
   }
 
-  /** The directory and Instance exactly as HTTP requests get them. */
-  private instanceOf(req: IncomingMessage, url: URL): Promise<Instance> {
-    const request = Object.assign(req, { query: Object.fromEntries(url.searchParams) }) as unknown as Request;
+  /** The directory and Instance exactly as HTTP requests get them (`req.query` is Express's parser). */
+  private instanceOf(request: Request): Promise<Instance> {
     return new Promise((resolve, reject) => {
       void this.directories.use(request, undefined as unknown as Response, (error?: unknown) => {
         if (error) reject(error instanceof Error ? error : new Error('directory resolution failed'));
