@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { surfaceOfPath } from '../common/surface';
 import { OPERATION_ID } from './operation.decorator';
 import { OpenApiDocument, referenceDocument, referenceOperations } from './reference-document';
 
@@ -76,7 +77,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
       .addBasicAuth({ type: 'http', scheme: 'basic', description: 'KEEL_SERVER_USERNAME / KEEL_SERVER_PASSWORD (session surface and routing manager)' }, 'basic')
       .build(),
   ) as unknown as OpenApiDocument;
-  for (const [path, item] of Object.entries(generated.paths)) paths[path] = { ...paths[path], ...item };
+  for (const [path, item] of Object.entries(generated.paths)) {
+    // An operation without its own declaration needs what the authenticator asks of its surface.
+    const security = surfaceOfPath(path) === 'memory' ? [{ bearer: [] }, { apiKey: [] }] : [{ basic: [] }];
+    for (const operation of Object.values(item) as { security?: unknown[] }[]) operation.security ??= security;
+    paths[path] = { ...paths[path], ...item };
+  }
   return {
     openapi: '3.1.1',
     info: { ...reference.info, title: 'Keel', description: generated.info.description },
