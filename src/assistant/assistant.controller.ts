@@ -4,7 +4,6 @@ import { CurrentInstance } from '../common/current-instance.decorator';
 import type { MessageWithParts } from '../messages/message.entity';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
-import { SessionService } from '../sessions/session.service';
 import { CommandRunner } from './command-runner.service';
 import { CompactionRunner } from './compaction-runner.service';
 import type { SummarizeInput } from './compaction-runner.service';
@@ -22,7 +21,6 @@ export class AssistantController {
     private readonly loop: PromptLoop,
     private readonly shell: ShellRunner,
     private readonly commands: CommandRunner,
-    private readonly sessions: SessionService,
     private readonly compaction: CompactionRunner,
   ) {}
 
@@ -30,14 +28,14 @@ export class AssistantController {
   @Post('message')
   @Operation('session.prompt')
   async prompt(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: PromptInput, @Res() res: Response): Promise<void> {
-    await this.sessions.get(sessionID);
+    await this.loop.admit(sessionID, body);
     await this.streamBody(res, () => this.loop.prompt(instance, sessionID, body));
   }
 
   @Post('prompt_async')
   @Operation('session.prompt_async')
   async promptAsync(@CurrentInstance() instance: Instance, @Param('sessionID') sessionID: string, @Body() body: PromptInput, @Res() res: Response): Promise<void> {
-    await this.sessions.get(sessionID);
+    await this.loop.admit(sessionID, body);
     res.status(204).end();
     this.loop.prompt(instance, sessionID, body).catch((error: unknown) => this.logger.error({ msg: 'prompt_async failed', sessionID, error: String(error) }));
   }

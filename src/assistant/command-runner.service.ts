@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { AgentService } from '../agents/agent.service';
 import { renderCommandTemplate } from '../commands/command-template';
 import { CommandService } from '../commands/command.service';
+import { AllowedDirectories } from '../common/allowed-directories';
 import { NotFoundError } from '../common/errors';
 import type { MessageWithParts } from '../messages/message.entity';
 import type { Instance } from '../projects/instance.service';
@@ -43,6 +44,7 @@ export class CommandRunner {
     private readonly providers: ProviderService,
     private readonly sessions: SessionService,
     private readonly projects: ProjectService,
+    private readonly allowed: AllowedDirectories,
   ) {}
 
   async run(instance: Instance, sessionID: string, input: CommandInput): Promise<MessageWithParts> {
@@ -85,10 +87,11 @@ export class CommandRunner {
     return ref;
   }
 
-  /** `` !`cmd` `` becomes the command's output, run in the session directory. */
-  private async substituteShell(template: string, cwd: string): Promise<string> {
+  /** `` !`cmd` `` becomes the command's output, run in the session directory (its real path, checked now). */
+  private async substituteShell(template: string, directory: string): Promise<string> {
     const matches = [...template.matchAll(SHELL_SUBSTITUTION)];
     if (matches.length === 0) return template;
+    const cwd = await this.allowed.real(directory);
     const outputs = await Promise.all(
       matches.map((m) => runShell(m[1], { cwd, timeoutMs: SUBSTITUTION_TIMEOUT_MS, signal: new AbortController().signal }).then((r) => r.output.trimEnd())),
     );

@@ -13,6 +13,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
 import type { AgentInfo } from '../agents/builtin-agents';
+import { AllowedDirectories } from '../common/allowed-directories';
 import { BusyError } from '../common/errors';
 import { ConfigService } from '../config/config.service';
 import { EventBus } from '../events/event-bus.service';
@@ -37,7 +38,7 @@ import { SessionSummary } from './session-summary.service';
 import { StreamProcessor } from './stream-processor';
 import { DEFAULT_PROMPT, environmentPrompt, instructionPrompts } from './system-prompt';
 import { TitleGenerator } from './title-generator';
-import { expandUserParts, PartInput } from './user-parts';
+import { checkAttachments, expandUserParts, PartInput } from './user-parts';
 
 export interface PromptInput {
   messageID?: string;
@@ -89,11 +90,21 @@ export class PromptLoop {
     private readonly summary: SessionSummary,
     instances: InstanceService,
     private readonly bus: EventBus,
+    private readonly allowed: AllowedDirectories,
   ) {
     instances.onDispose((directory) => {
       for (const [sessionID, run] of this.runs) if (run.directory === directory) this.abortLocal(sessionID);
     });
     bus.signals<{ sessionID: string }>(ABORT_SIGNAL).subscribe(({ sessionID }) => this.abortLocal(sessionID));
+  }
+
+  /**
+   * What a prompt is refused for before its reply starts streaming (the 200 goes out first): an
+   * unknown session, an attachment outside the allowed directories.
+   */
+  async admit(sessionID: string, input: PromptInput): Promise<void> {
+    await this.sessions.get(sessionID);
+    await checkAttachments(input.parts, this.allowed);
   }
 
   isBusy(sessionID: string): boolean {
@@ -156,7 +167,7 @@ export class PromptLoop {
       ...(input.tools ? { tools: input.tools } : {}),
       ...(input.variant ? { variant: input.variant } : {}),
     };
-    const parts = await expandUserParts(input.parts, { sessionID: session.id, messageID: info.id, directory: instance.directory, newPartID: () => this.messages.newPartID() });
+    const parts = await expandUserParts(input.parts, { sessionID: session.id, messageID: info.id, directory: instance.directory, newPartID: () => this.messages.newPartID(), allowed: this.allowed });
     await this.messages.updateMessage(info, { directory: instance.directory });
     for (const part of parts) await this.messages.updatePart(part, { directory: instance.directory });
     return { info, parts };

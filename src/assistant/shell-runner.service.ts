@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
+import { AllowedDirectories } from '../common/allowed-directories';
 import type { AssistantMessage, MessageWithParts, Part } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
@@ -32,10 +33,13 @@ export class ShellRunner {
     private readonly status: SessionStatusService,
     private readonly agents: AgentService,
     private readonly reverts: RevertService,
+    private readonly allowed: AllowedDirectories,
   ) {}
 
   async run(instance: Instance, sessionID: string, input: ShellInput): Promise<MessageWithParts> {
     await this.sessions.get(sessionID);
+    // Checked (and run in its real path) before anything is written, as the command starts.
+    const cwd = await this.allowed.real(instance.directory);
     const signal = this.loop.claim(instance, sessionID);
     const where = { directory: instance.directory };
     try {
@@ -70,7 +74,7 @@ export class ShellRunner {
       await this.messages.updatePart(part, where);
       let writes: Promise<unknown> = Promise.resolve();
       const result = await runShell(input.command, {
-        cwd: instance.directory,
+        cwd,
         timeoutMs: SHELL_TIMEOUT_MS,
         signal,
         onOutput: (output) => {

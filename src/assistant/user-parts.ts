@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AllowedDirectories } from '../common/allowed-directories';
+import { ValidationError, issue } from '../common/errors';
 import type { Part } from '../messages/message.entity';
 import { listTool } from '../tools/builtin/list.tool';
 import { isBinaryFile, readTool } from '../tools/builtin/read.tool';
@@ -21,15 +23,37 @@ function attachmentContext(directory: string, sessionID: string, messageID: stri
 }
 
 /**
+ * Attached files (`file:` urls) are read by the server, so they must really be (links followed) where
+ * a request's directory could be: a 400 naming the part's `url` otherwise.
+ */
+export async function checkAttachments(inputs: PartInput[], allowed: AllowedDirectories): Promise<void> {
+  for (const [index, input] of inputs.entries()) {
+    if (input.type !== 'file' || typeof input.url !== 'string' || !input.url.startsWith('file:')) continue;
+    const refuse = (message: string) => new ValidationError([issue(['parts', index, 'url'], message)], { url: input.url });
+    let path: string;
+    try {
+      path = fileURLToPath(input.url);
+    } catch {
+      throw refuse('url is not a local file path');
+    }
+    if ((await allowed.realLocation(path)) === undefined) throw refuse('the attached file is outside the directories this server may use');
+  }
+}
+
+/**
  * The stored parts of a user message from the request's input parts (reference `createUserMessage`):
  * text files are read into synthetic text, directories listed, binary files sent as data URLs,
  * an agent mention adds a hint to call the task tool.
  */
-export async function expandUserParts(inputs: PartInput[], ids: { sessionID: string; messageID: string; directory: string; newPartID: () => string }): Promise<Part[]> {
+export async function expandUserParts(
+  inputs: PartInput[],
+  ids: { sessionID: string; messageID: string; directory: string; newPartID: () => string; allowed: AllowedDirectories },
+): Promise<Part[]> {
   const parts: Part[] = [];
   const add = (fields: Omit<Part, 'id' | 'sessionID' | 'messageID'> & { id?: string }) =>
     parts.push({ ...fields, id: fields.id ?? ids.newPartID(), sessionID: ids.sessionID, messageID: ids.messageID } as Part);
   const ctx = attachmentContext(ids.directory, ids.sessionID, ids.messageID);
+  await checkAttachments(inputs, ids.allowed);
   for (const input of inputs) {
     if (input.type === 'file' && typeof input.url === 'string' && input.url.startsWith('file:')) {
       const path = fileURLToPath(input.url);

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AllowedDirectories } from './allowed-directories';
 import { KEEL_SETTINGS, KeelSettings } from './settings';
 
 @Global()
@@ -7,8 +8,11 @@ export class SettingsModule {
   static forRoot(settings: KeelSettings): DynamicModule {
     return {
       module: this, // not the class name: a self-reference would rename the class in the bundle (SettingsModule_1)
-      providers: [{ provide: KEEL_SETTINGS, useValue: settings }],
-      exports: [KEEL_SETTINGS],
+      providers: [
+        { provide: KEEL_SETTINGS, useValue: settings },
+        { provide: AllowedDirectories, useValue: new AllowedDirectories(settings.allowedDirectories) },
+      ],
+      exports: [KEEL_SETTINGS, AllowedDirectories],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
+import { allowedRoots } from './allowed-directories';
 
 /** Every operator setting, read once at start from the environment and the command line. */
 export interface KeelSettings {
@@ -19,7 +20,10 @@ export interface KeelSettings {
   corsOrigins: string[];
   /** Trusted reverse proxies (Express `trust proxy` value); none by default. */
   trustProxy?: string;
-  /** Directories a request may name; the user's home (and the working directory) by default. */
+  /**
+   * Directories a request may name; the user's home (and the working directory) by default. Each
+   * root as given and as its real path (see allowedRoots).
+   */
   allowedDirectories: string[];
   /** Allow outbound fetches (webfetch, URL ingestion) to loopback and private addresses. */
   allowPrivateFetch: boolean;
@@ -91,7 +95,7 @@ export function loadSettings(
     logLevel,
     corsOrigins: [...list(env.KEEL_CORS), ...list(flag(argv, 'cors'))],
     trustProxy: env.KEEL_TRUST_PROXY || undefined,
-    allowedDirectories: allowed.length > 0 ? allowed : [homedir(), process.cwd()],
+    allowedDirectories: allowedRoots(allowed.length > 0 ? allowed : [homedir(), process.cwd()]),
     allowPrivateFetch: env.KEEL_ALLOW_PRIVATE_FETCH === 'true',
     heartbeatMs: Number(env.KEEL_HEARTBEAT_MS ?? 10_000),
     sseMaxBufferedBytes: Number(env.KEEL_SSE_MAX_BUFFER ?? 8 * 1024 * 1024),

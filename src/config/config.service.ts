@@ -18,10 +18,12 @@
  */
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
+import { AllowedDirectories } from '../common/allowed-directories';
+import { ValidationError, issue } from '../common/errors';
 import type { Instance } from '../projects/instance.service';
 import { InstanceService } from '../projects/instance.service';
 import { ConfigInvalidError } from './config-errors';
@@ -132,7 +134,10 @@ export class ConfigService {
   private readonly cache = new Map<string, Promise<Config>>();
   private readonly writes = new Map<string, Promise<void>>();
 
-  constructor(private readonly instances: InstanceService) {
+  constructor(
+    private readonly instances: InstanceService,
+    private readonly allowed: AllowedDirectories,
+  ) {
     instances.onDispose((directory) => {
       this.cache.delete(directory);
     });
@@ -180,31 +185,41 @@ export class ConfigService {
    * Deep-merges `patch` into the project file, keeping its comments and layout (jsonc-parser edits),
    * refuses to write a result that would not load, writes atomically, then disposes the instance
    * (`server.instance.disposed`) so every module re-reads config, and returns the new merged config.
+   * The file is written where it really is (a link to it stays a link), and only when that is inside
+   * the allowed directories: a 400 naming `directory` otherwise, with nothing written.
    */
   async update(instance: Instance, patch: JsonObject): Promise<Config> {
     const file = await this.projectFile(instance);
+    const target = await this.allowed.realLocation(file);
+    if (target === undefined) {
+      throw new ValidationError(
+        [issue(['directory'], `the config file ${file} leads outside the directories this server may use`)],
+        { directory: instance.directory },
+      );
+    }
     // Read-modify-write of one file is serialised, so concurrent PATCHes never lose each other's keys.
-    const previous = this.writes.get(file) ?? Promise.resolve();
-    const write = previous.then(() => this.writeMerged(file, patch));
+    const previous = this.writes.get(target) ?? Promise.resolve();
+    const write = previous.then(() => this.writeMerged(file, target, patch));
     const settled = write.catch(() => undefined);
-    this.writes.set(file, settled);
+    this.writes.set(target, settled);
     void settled.then(() => {
-      if (this.writes.get(file) === settled) this.writes.delete(file);
+      if (this.writes.get(target) === settled) this.writes.delete(target);
     });
     await write;
     await this.instances.dispose(instance.directory);
     return this.get(instance);
   }
 
-  private async writeMerged(file: string, patch: JsonObject): Promise<void> {
-    const before = (await readOptional(file)) ?? '';
+  /** `file` as the loader names it (for messages and `{file:}` paths), `target` its checked real location. */
+  private async writeMerged(file: string, target: string, patch: JsonObject): Promise<void> {
+    const before = (await readOptional(target)) ?? '';
     const current = parseJsonc(before, file);
     let text = before.trim() === '' ? '{}\n' : before;
     for (const [path, value] of leafEdits(current, patch, [])) {
       text = applyEdits(text, modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
     }
     validateConfig(parseJsonc(await substitute(text, file, dirname(file)), file), file);
-    await writeAtomically(file, text);
+    await writeAtomically(target, text);
   }
 
   private async load(instance: Instance): Promise<Config> {
@@ -279,12 +294,20 @@ function leafEdits(current: unknown, patch: JsonObject, path: string[]): [string
   return edits;
 }
 
-/** Write beside the target and rename over it, keeping the file's mode. */
+/**
+ * Write beside `path` (a real path: no links in it) and rename over it, keeping the file's mode. The
+ * temp file is created exclusively (never through a link planted under its name), and its directory
+ * is checked to be still where `path` is before the rename, so a directory swapped for a link in the
+ * meantime gets nothing (the temp file is removed).
+ */
 async function writeAtomically(path: string, text: string): Promise<void> {
   const mode = (await stat(path).catch(() => undefined))?.mode ?? 0o644;
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temp, text.endsWith('\n') ? text : `${text}\n`, { mode: mode & 0o777 });
+    await writeFile(temp, text.endsWith('\n') ? text : `${text}\n`, { mode: mode & 0o777, flag: 'wx' });
+    if ((await realpath(dirname(temp))) !== dirname(path)) {
+      throw new ValidationError([issue(['directory'], `${dirname(path)} was moved while the config was written`)], {});
+    }
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);

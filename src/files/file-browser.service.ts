@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { AllowedDirectories } from '../common/allowed-directories';
 import { PayloadTooLargeError, ValidationError, issue } from '../common/errors';
 import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
@@ -83,16 +84,23 @@ const IMAGE_EXTENSIONS = new Set([
   '.avif',
 ]);
 
+/**
+ * Every read goes through the directory's real path, resolved and checked against the allowed roots
+ * when the request runs, so a link swapped after the directory check is not followed.
+ */
 @Injectable()
 export class FileBrowserService {
+  constructor(private readonly allowed: AllowedDirectories) {}
+
   /**
    * The entries of the directory `path` (relative to the instance directory), directories first then
    * by name; `ignored` from the repository's ignore rules. A path that is not a directory lists nothing,
    * as in the reference.
    */
   async list(instance: Instance, path: string): Promise<FileNode[]> {
-    const dir = await resolveProjectPath(instance.directory, path);
-    const entries = await readdir(dir.absolute, { withFileTypes: true }).catch(() => []);
+    const root = await this.realRoot(instance);
+    const dir = await resolveProjectPath(instance.directory, root, path);
+    const entries = await readdir(join(root, dir.relative), { withFileTypes: true }).catch(() => []);
     const nodes: FileNode[] = entries
       .filter((entry) => !HIDDEN_ENTRIES.has(entry.name))
       .map((entry) => {
@@ -107,7 +115,7 @@ export class FileBrowserService {
       });
     if (instance.project.vcs === 'git' && nodes.length > 0) {
       const ignored = await this.ignoredPaths(
-        instance.directory,
+        root,
         nodes.map((n) => (n.type === 'directory' ? `${n.path}/` : n.path)),
       );
       for (const node of nodes)
@@ -124,8 +132,10 @@ export class FileBrowserService {
    * change as `patch` (full context) and `diff`. A missing file reads as empty text, as in the reference.
    */
   async read(instance: Instance, path: string): Promise<FileContent> {
-    const file = await resolveProjectPath(instance.directory, path);
-    const info = await stat(file.absolute).catch(() => undefined);
+    const root = await this.realRoot(instance);
+    const file = await resolveProjectPath(instance.directory, root, path);
+    const real = join(root, file.relative);
+    const info = await stat(real).catch(() => undefined);
     if (!info) return { type: 'text', content: '' };
     if (info.isDirectory()) throw new ValidationError([issue(['path'], 'path is a directory')], { path });
     if (info.size > MAX_READ_BYTES) {
@@ -134,7 +144,7 @@ export class FileBrowserService {
         { path },
       );
     }
-    const bytes = await readAll(file.absolute);
+    const bytes = await readAll(real);
     const extension = extname(file.absolute).toLowerCase();
     if (IMAGE_EXTENSIONS.has(extension) || looksBinary(bytes.subarray(0, 8192))) {
       return {
@@ -145,10 +155,10 @@ export class FileBrowserService {
       };
     }
     const content = bytes.toString('utf8').trim();
-    if (instance.project.vcs !== 'git' || !(await this.differsFromHead(instance.directory, file.relative))) {
+    if (instance.project.vcs !== 'git' || !(await this.differsFromHead(root, file.relative))) {
       return { type: 'text', content };
     }
-    const diff = await runGit(instance.directory, [
+    const diff = await runGit(root, [
       'diff',
       '--no-color',
       '--no-ext-diff',
@@ -170,7 +180,7 @@ export class FileBrowserService {
    */
   async status(instance: Instance): Promise<FileStatus[]> {
     if (instance.project.vcs !== 'git') return [];
-    const dir = instance.directory;
+    const dir = await this.realRoot(instance);
     const base =
       (await runGit(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])).code === 0 ? 'HEAD' : EMPTY_TREE;
     const [numstat, nameStatus, untracked] = await Promise.all([
@@ -198,6 +208,10 @@ export class FileBrowserService {
       changed.push({ path, added: await countLines(join(dir, path)), removed: 0, status: 'added' });
     }
     return changed;
+  }
+
+  private realRoot(instance: Instance): Promise<string> {
+    return this.allowed.real(instance.directory);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AllowedDirectories } from '../common/allowed-directories';
+import { staysInside } from '../common/paths';
 import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
 import { fuzzyFilter } from './fuzzy-match';
@@ -8,7 +10,6 @@ import { LineMatcher } from './line-matcher';
 import type { TextMatch } from './line-matcher';
 import { ProjectFileIndex } from './project-file-index';
 import { directoriesOf } from './project-files';
-import { staysInside } from './project-path';
 
 /** Matching lines reported per file (the reference passes ripgrep `--max-count=10`). */
 export const MATCHES_PER_FILE = 10;
@@ -24,7 +25,10 @@ const isHidden = (path: string) => path.split('/').some((part) => part.startsWit
 
 @Injectable()
 export class FileSearchService {
-  constructor(private readonly index: ProjectFileIndex) {}
+  constructor(
+    private readonly index: ProjectFileIndex,
+    private readonly allowed: AllowedDirectories,
+  ) {}
 
   /**
    * Lines matching the regular expression `pattern` (JavaScript syntax, close to ripgrep's for
@@ -33,14 +37,14 @@ export class FileSearchService {
   async text(instance: Instance, pattern: string): Promise<TextMatch[]> {
     const matcher = LineMatcher.start(pattern, MATCHES_PER_FILE);
     try {
-      const realRoot = await realpath(instance.directory);
-      const files = await this.index.files(instance.directory, instance.project.vcs === 'git');
+      const realRoot = await this.realRoot(instance);
+      const files = await this.index.files(realRoot, instance.project.vcs === 'git');
       const read = (from: number) => {
         const batch = files.slice(from, from + READ_BATCH);
         return Promise.all(
           batch.map(async (path) => ({
             path,
-            text: await searchableText(realRoot, join(instance.directory, path)),
+            text: await searchableText(realRoot, join(realRoot, path)),
           })),
         );
       };
@@ -68,7 +72,7 @@ export class FileSearchService {
     query: string,
     options: { kind: 'file' | 'directory' | 'all'; limit: number },
   ): Promise<string[]> {
-    const files = await this.index.files(instance.directory, instance.project.vcs === 'git');
+    const files = await this.index.files(await this.realRoot(instance), instance.project.vcs === 'git');
     const dirs = directoriesOf(files);
     const term = query.trim();
     const preferHidden = term.startsWith('.') || term.includes('/.');
@@ -86,6 +90,14 @@ export class FileSearchService {
       0,
       options.limit,
     );
+  }
+
+  /**
+   * The directory's real path, checked against the allowed roots as the request runs: files are
+   * listed and read below it, so a link swapped after the directory check is not followed.
+   */
+  private realRoot(instance: Instance): Promise<string> {
+    return this.allowed.real(instance.directory);
   }
 }
 

@@ -1,29 +1,34 @@
-import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { AllowedDirectories } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
-import { isInside } from '../common/paths';
-import { KEEL_SETTINGS } from '../common/settings';
-import type { KeelSettings } from '../common/settings';
 import { InstanceService } from './instance.service';
 
-/** How long a directory found to exist is taken to exist without another stat (every request names one). */
+/** How long a directory that passed the check is taken to pass it without another look (every request names one). */
 const VERIFIED_FOR_MS = 1_000;
 const VERIFIED_LIMIT = 1_024;
 
 /**
  * Resolves the request's directory (`?directory=`, else the URL-decoded `x-opencode-directory`
  * header, else the server's working directory) and its Instance, for every session-surface route.
+ * The Instance keeps the path as the client named it (the reference does, and clients match it in
+ * what comes back); the check is on its real path, so a symbolic link leading out is refused.
  */
 @Injectable()
 export class DirectoryMiddleware implements NestMiddleware {
-  /** Directories that existed at the time noted, so a burst of requests stats each once a second. */
+  /**
+   * Directories that passed the full check (real path inside the allowed roots) at the time noted, so
+   * a burst of requests checks each once a second. This spares only routes that touch the database:
+   * whatever reads, writes or runs something in the directory resolves and checks its real path
+   * again at that moment (files, PTY, shell, tools, config writes), so a link swapped within the
+   * second leads nowhere.
+   */
   private readonly verified = new Map<string, number>();
 
   constructor(
     private readonly instances: InstanceService,
-    @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
+    private readonly allowed: AllowedDirectories,
   ) {}
 
   async use(req: Request, _res: Response, next: NextFunction): Promise<void> {
@@ -52,24 +57,17 @@ export class DirectoryMiddleware implements NestMiddleware {
     if (!isAbsolute(raw)) throw this.invalid(raw, 'directory must be an absolute path');
     // Normalised (no trailing slash, no `..`), so `/a` and `/a/` are one instance.
     const directory = resolve(raw);
-    if (!this.settings.allowedDirectories.some((allowed) => isInside(allowed, directory))) {
-      throw this.invalid(raw, 'directory is outside the directories this server may use');
-    }
-    if (!(await this.exists(directory))) throw this.invalid(raw, 'directory does not exist or is not a directory');
+    await this.check(directory, raw);
     return directory;
   }
 
-  private async exists(directory: string): Promise<boolean> {
+  private async check(directory: string, raw: string): Promise<void> {
     const now = Date.now();
-    if (now - (this.verified.get(directory) ?? -Infinity) < VERIFIED_FOR_MS) return true;
-    const info = await stat(directory).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      this.verified.delete(directory);
-      return false;
-    }
+    if (now - (this.verified.get(directory) ?? -Infinity) < VERIFIED_FOR_MS) return;
+    this.verified.delete(directory);
+    await this.allowed.real(directory, 'directory', raw);
     if (this.verified.size >= VERIFIED_LIMIT) this.verified.clear();
     this.verified.set(directory, now);
-    return true;
   }
 
   private invalid(value: string, message: string): ValidationError {

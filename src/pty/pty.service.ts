@@ -1,12 +1,9 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/common';
 import { IPty, spawn } from 'node-pty';
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { AllowedDirectories } from '../common/allowed-directories';
 import { issue, NotFoundError, ValidationError } from '../common/errors';
 import { ascendingId } from '../common/ids';
-import { isInside } from '../common/paths';
-import { KEEL_SETTINGS } from '../common/settings';
-import type { KeelSettings } from '../common/settings';
 import { EventBus } from '../events/event-bus.service';
 import { Metrics } from '../observability/metrics.service';
 import { Instance, InstanceService } from '../projects/instance.service';
@@ -46,7 +43,7 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     private readonly instances: InstanceService,
     private readonly bus: EventBus,
-    @Inject(KEEL_SETTINGS) private readonly keelSettings: KeelSettings,
+    private readonly allowed: AllowedDirectories,
     private readonly metrics: Metrics,
   ) {}
 
@@ -66,14 +63,14 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async create(instance: Instance, input: CreatePtyInput): Promise<PtyInfo> {
-    const cwd = await this.workingDirectory(instance, input.cwd);
+    const { cwd, real } = await this.workingDirectory(instance, input.cwd);
     const id = ascendingId('pty');
     const command = input.command ?? this.userShell();
     // The user's shell starts as a login shell, as in a terminal emulator.
     const args = input.command === undefined ? [...(input.args ?? []), '-l'] : [...(input.args ?? [])];
     let child: IPty;
     try {
-      child = spawn(command, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd, env: this.environment(input.env), encoding: null });
+      child = spawn(command, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd: real, env: this.environment(input.env), encoding: null });
     } catch (error) {
       throw new ValidationError([issue(['command'], `cannot start: ${(error as Error).message}`)], { command });
     }
@@ -161,17 +158,16 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
     return terminals;
   }
 
-  /** `cwd` (relative to the instance directory) must be an existing directory the server may use. */
-  private async workingDirectory(instance: Instance, requested: string | undefined): Promise<string> {
-    if (requested === undefined) return instance.directory;
+  /**
+   * `cwd` (relative to the instance directory) must be an existing directory whose real path is inside
+   * the allowed roots; the instance directory itself is checked again when no `cwd` is given. The
+   * terminal starts in the real path (a link swapped after the check leads nowhere) and reports `cwd`
+   * as named.
+   */
+  private async workingDirectory(instance: Instance, requested: string | undefined): Promise<{ cwd: string; real: string }> {
+    if (requested === undefined) return { cwd: instance.directory, real: await this.allowed.real(instance.directory) };
     const cwd = resolve(instance.directory, requested);
-    const invalid = (message: string) => new ValidationError([issue(['cwd'], message)], { cwd: requested });
-    if (!this.keelSettings.allowedDirectories.some((root) => isInside(root, cwd))) {
-      throw invalid('cwd is outside the directories this server may use');
-    }
-    const info = await stat(cwd).catch(() => undefined);
-    if (!info?.isDirectory()) throw invalid('cwd does not exist or is not a directory');
-    return cwd;
+    return { cwd, real: await this.allowed.real(cwd, 'cwd', requested) };
   }
 
   private userShell(): string {

@@ -1,14 +1,27 @@
+import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isInside } from '../common/paths';
+import { isInside, staysInside } from '../common/paths';
 import type { ToolContext } from './tool';
 
 /**
+ * Whether `absolute` is inside the session's directory by where it really leads: named below the
+ * directory and, symbolic links resolved (at any level, for the deepest part that exists), below the
+ * directory's real path. A link inside the directory that leads out is outside.
+ */
+export async function insideSessionDirectory(ctx: ToolContext, absolute: string): Promise<boolean> {
+  if (!isInside(ctx.directory, absolute)) return false;
+  const realRoot = await realpath(ctx.directory).catch(() => undefined);
+  return realRoot !== undefined && (await staysInside(realRoot, absolute));
+}
+
+/**
  * The absolute path a tool argument names, relative paths taken from the session's directory.
- * A path outside that tree needs the `external_directory` permission (default: ask).
+ * A path outside that tree (by name or through a symbolic link) needs the `external_directory`
+ * permission (default: ask).
  */
 export async function confinedPath(ctx: ToolContext, path: string | undefined, kind: 'file' | 'directory' = 'file'): Promise<string> {
   const absolute = resolve(ctx.directory, path && path.length > 0 ? path : '.');
-  if (!isInside(ctx.directory, absolute)) {
+  if (!(await insideSessionDirectory(ctx, absolute))) {
     const dir = kind === 'file' ? dirname(absolute) : absolute;
     await ctx.permit({
       type: 'external_directory',

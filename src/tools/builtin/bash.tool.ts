@@ -1,8 +1,9 @@
 import { StringDecoder } from 'node:string_decoder';
 import { spawn } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { isInside } from '../../common/paths';
+import { insideSessionDirectory } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
@@ -63,7 +64,7 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
     for (const arg of words.slice(1)) {
       if (arg.startsWith('-')) continue;
       const target = resolve(cwd, arg);
-      if (!isInside(ctx.directory, target)) outside.add(target);
+      if (!(await insideSessionDirectory(ctx, target))) outside.add(target);
     }
   }
   for (const dir of outside) {
@@ -179,14 +180,16 @@ export const bashTool = defineTool({
   }),
   async execute(args, ctx) {
     const cwd = resolve(ctx.directory, args.workdir ?? '.');
-    if (!isInside(ctx.directory, cwd)) {
+    if (!(await insideSessionDirectory(ctx, cwd))) {
       await ctx.permit({ type: 'external_directory', subjects: [cwd], pattern: [cwd, `${cwd}/*`], title: `Run a command in ${cwd}` });
     }
     await authorize(args.command, cwd, ctx);
+    // Run where the check looked: a link swapped after it is not followed again.
+    const realCwd = await realpath(cwd).catch(() => cwd);
     const timeoutMs = Math.min(args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
     ctx.metadata({ title: args.description, metadata: { output: '', description: args.description } });
     const run = await runShell(args.command, {
-      cwd,
+      cwd: realCwd,
       timeoutMs,
       signal: ctx.abort,
       onOutput: (output) => ctx.metadata({ metadata: { output, description: args.description } }),
