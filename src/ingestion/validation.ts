@@ -1,4 +1,5 @@
 import { issue, ValidationError, ValidationIssue } from '../common/errors';
+import { NUL_MESSAGE, nulIssues } from '../common/text-input.guard';
 import type { Metadata } from './documents/memory-document.entity';
 
 /** Limits of the reference (supermemory-api.md §0–§4). */
@@ -36,6 +37,8 @@ export class Checker {
       this.fail(path, 'must be a string');
       return undefined;
     }
+    // Also checked by TextInputGuard; here for what reaches the service unguarded: batch items, multipart fields.
+    if (value.includes('\0')) this.fail(path, NUL_MESSAGE);
     if (options.min !== undefined && value.length < options.min) this.fail(path, `must be at least ${options.min} character(s) long`);
     if (options.max !== undefined && value.length > options.max) this.fail(path, `must be at most ${options.max} characters long`);
     return value;
@@ -73,6 +76,10 @@ export class Checker {
     }
     const out: Metadata = {};
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (nulIssues(key).length || nulIssues(v).length) {
+        this.fail([...path, key], NUL_MESSAGE);
+        continue;
+      }
       if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out[key] = v;
       else if (options.arrays && Array.isArray(v) && v.every((x) => typeof x === 'string')) out[key] = v;
       else

@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags
 import { DocumentsService } from './documents.service';
 import { FileUploadService, UploadedBinary } from './file-upload.service';
 import { LIMITS } from '../validation';
+import { ItemsCheckedByHandler } from '../../common/text-input.guard';
 import { AddDocumentBody, BatchBody, ConversationBody, ErrorBody, IngestResponse } from './dto/document.dto';
 
 @ApiTags('memory: documents')
@@ -41,6 +42,7 @@ export class DocumentsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'documents.batchAdd', summary: 'Add 1 to 600 documents' })
   @ApiBody({ type: BatchBody })
+  @ItemsCheckedByHandler('documents')
   batch(@Body() body: unknown) {
     return this.documents.batch(body);
   }
