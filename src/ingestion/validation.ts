@@ -11,6 +11,9 @@ export const LIMITS = {
   batchItems: 600,
   fileBytes: 50 * 1024 * 1024,
   memoryContentLength: 10_000,
+  listLimit: 1100,
+  /** Highest `page` of a list: past it, `(page - 1) × limit` is no longer an exact integer for SQL's OFFSET. */
+  page: Math.floor(Number.MAX_SAFE_INTEGER / 1100),
 } as const;
 
 // The superset of every tag rule the reference's sources state (letters, digits, _ : . -).
@@ -111,7 +114,7 @@ export class Checker {
   number(value: unknown, path: (string | number)[], options: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
     if (value === undefined || value === null) return undefined;
     const n = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n) || (options.integer && !Number.isInteger(n))) {
+    if (typeof n !== 'number' || !Number.isFinite(n) || (options.integer && !Number.isSafeInteger(n))) {
       this.fail(path, options.integer ? 'must be an integer' : 'must be a number');
       return undefined;
     }
