@@ -7,7 +7,8 @@ import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { SessionStatusService } from '../sessions/session-status.service';
 import { RevertService } from '../snapshots/revert.service';
-import { runShell } from '../tools/builtin/bash.tool';
+import { runShell, shellCommandProblem } from '../tools/builtin/bash.tool';
+import { issue, ValidationError } from '../common/errors';
 import { PromptLoop } from './prompt-loop.service';
 
 export interface ShellInput {
@@ -35,6 +36,8 @@ export class ShellRunner {
   ) {}
 
   async run(instance: Instance, sessionID: string, input: ShellInput): Promise<MessageWithParts> {
+    const problem = shellCommandProblem(input.command);
+    if (problem) throw new ValidationError([issue(['command'], problem)], input);
     await this.sessions.get(sessionID);
     const signal = this.loop.claim(instance, sessionID);
     const where = { directory: instance.directory };
