@@ -1,4 +1,7 @@
 import { rmSync } from 'node:fs';
+import { ToolRegistry } from '../src/tools/tool-registry.service';
+import { ToolError } from '../src/tools/tool';
+import type { ToolContext } from '../src/tools/tool';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 /**
@@ -83,8 +86,14 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
       expect(inString.status).toBe(200);
     });
 
-    it('memory surface: {error, details}', async () => {
+    it('memory surface: {error, details}, in UTF-8 and in UTF-16', async () => {
       expectMemoryIssue(await call('POST', '/v3/documents', `{"content":"x","metadata":{"a":${nested(5000)}}}`), TOO_DEEP);
+      const utf16 = await fetch(`${keel.url}/v3/documents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-16le' },
+        body: Buffer.from(`{"content":"x","metadata":{"a":${nested(5000)}}}`, 'utf16le'),
+      });
+      expectMemoryIssue({ status: utf16.status, text: '', json: (await utf16.json()) as Json }, TOO_DEEP);
     });
 
     it('routing manager: {code, message}', async () => {
@@ -183,6 +192,28 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
       expectSessionIssue(await call('POST', session(`/session/${sessionID}/shell`), { agent: 'build', command: `echo ${'x'.repeat(1024 * 1024)}` }), ['command'], /at most/);
       const ok = await call('POST', session(`/session/${sessionID}/shell`), { agent: 'build', command: 'echo fine' });
       expect(ok.status).toBe(200);
+    });
+
+    it('the bash tool reports such a command as a tool error (the model sees it) instead of crashing', async () => {
+      const registry = keel.keel.app.get(ToolRegistry);
+      const bash = registry.get('bash')!;
+      const ctx: ToolContext = {
+        sessionID: 'ses_test',
+        messageID: 'msg_test',
+        callID: 'call_1',
+        agent: 'build',
+        directory: dir,
+        worktree: dir,
+        abort: new AbortController().signal,
+        metadata: () => undefined,
+        permit: () => Promise.resolve(),
+        publish: () => undefined,
+      };
+      const run = (command: string) => bash.execute(bash.parameters.parse({ command, description: 'bad' }), ctx);
+      await expect(run('echo a\u0000b')).rejects.toThrow(ToolError);
+      await expect(run('echo a\u0000b')).rejects.toThrow(/NUL/);
+      await expect(run(`echo ${'x'.repeat(1024 * 1024)}`)).rejects.toThrow(ToolError);
+      await expect(run('echo fine')).resolves.toMatchObject({ output: 'fine\n' });
     });
   });
 });
