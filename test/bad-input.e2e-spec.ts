@@ -96,6 +96,14 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
       expectMemoryIssue({ status: utf16.status, text: '', json: (await utf16.json()) as Json }, TOO_DEEP);
     });
 
+    it('memory surface: JSON in a multipart form field obeys the same cap', async () => {
+      const form = new FormData();
+      form.append('file', new Blob(['plain text']), 'note.txt');
+      form.append('metadata', `{"a":${nested(5000)}}`);
+      const upload = await fetch(`${keel.url}/v3/documents/file`, { method: 'POST', body: form });
+      expectMemoryIssue({ status: upload.status, text: '', json: (await upload.json()) as Json }, /^metadata: .*deeper than 64/);
+    });
+
     it('routing manager: {code, message}', async () => {
       expectRoutingIssue(await call('POST', '/api/middlewares', `{"name":"deep","type":"headers","config":{"x":${nested(5000)}}}`), TOO_DEEP);
     });
@@ -159,6 +167,22 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
         expect(stored.status).toBe(200);
         expect(stored.json.content).toBe(i === 0 ? 'first good' : 'third good');
       }
+    });
+
+    it('memory pipeline: NUL bytes in an uploaded file are not text and are dropped, not a failure', async () => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from('binary\u0000debris and the harbour master\u0000', 'utf8')], { type: 'text/plain' }), 'debris.txt');
+      const upload = await fetch(`${keel.url}/v3/documents/file`, { method: 'POST', body: form });
+      expect(upload.status).toBe(200);
+      const { id } = (await upload.json()) as Json;
+      let doc: Json = {};
+      for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((r) => setTimeout(r, 100))) {
+        doc = (await call('GET', `/v3/documents/${id}`)).json;
+        if (doc.status === 'done' || doc.status === 'failed') break;
+      }
+      expect(doc.status).toBe('done');
+      const chunks = (await call('GET', `/v3/documents/${id}/chunks`)).json;
+      expect(chunks.chunks[0].content).toBe('binarydebris and the harbour master');
     });
 
     it('routing manager: ids and body strings', async () => {
