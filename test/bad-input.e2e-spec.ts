@@ -108,6 +108,12 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
       expectRoutingIssue(await call('POST', '/api/middlewares', `{"name":"deep","type":"headers","config":{"x":${nested(5000)}}}`), TOO_DEEP);
     });
 
+    it('a charset whose bytes cannot be scanned (UTF-32) is refused with 415: RFC 8259 asks for UTF-8', async () => {
+      const r = await fetch(`${keel.url}/api/middlewares`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-32' }, body: Buffer.from('{}') });
+      expect(r.status).toBe(415);
+      expect(await r.json()).toEqual({ code: 415, message: expect.stringMatching(/UTF-8/) });
+    });
+
     it('accepts 64 levels and refuses 65', async () => {
       const at = (depth: number) => call('POST', session('/session'), `{"title":"t","x":${nested(depth - 1)}}`);
       expect((await at(64)).json.error ?? []).not.toEqual(expect.arrayContaining([expect.objectContaining({ message: expect.stringMatching(TOO_DEEP) })]));
