@@ -74,8 +74,8 @@ function objectSchema(parameters: { name: string; required?: boolean; schema: un
  */
 @Injectable()
 export class ReferenceValidator implements CanActivate {
-  // strictNumbers: `type: number` alone admits Infinity and NaN (`?limit=1e309` coerces to Infinity,
-  // as does a JSON body's 1e309), which no handler or database can use.
+  // strictNumbers: `type: number` alone admits Infinity (a JSON body's 1e309 parses to it), which no
+  // handler or database can use. Coerced query values are checked after (nonFiniteIssues).
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, strictNumbers: true });
   private readonly ajvCoercing = new Ajv2020({ strict: false, coerceTypes: true, validateSchema: false, strictNumbers: true });
   private readonly validators = new Map<string, OperationValidators>();
