@@ -135,6 +135,11 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
       expectMemoryIssue(await call('POST', '/v3/documents', { content: 'x', metadata: { [huge]: { nested: 1 } } }), /^metadata\.a+…/);
     });
 
+    it('routing manager: a huge array of bad items is a bounded 400', async () => {
+      const servers = new Array<number>(1_000_000).fill(0);
+      expectRoutingIssue(await call('POST', '/api/services', { name: 'many', type: 'loadBalancer', config: { servers } }), /^config\.servers\.0: /);
+    });
+
     it('routing manager: a message quoting a huge value is cut', async () => {
       expectRoutingIssue(await call('POST', '/api/middlewares', { name: 'big', type: huge, config: {} }), /type/);
     });
@@ -204,6 +209,13 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
       expectSessionIssue(await call('GET', session('/find/file?query=x&limit=1e309')), ['limit'], /.+/);
       // Finite but past any count: all messages.
       expect((await call('GET', session(`/session/${sessionID}/message?limit=1e300`))).status).toBe(200);
+    });
+
+    it('session surface: a time in epoch milliseconds is rounded, and refused past the range of a date', async () => {
+      const archived = await call('PATCH', session(`/session/${sessionID}`), { time: { archived: 1.5 } });
+      expect(archived.status).toBe(200);
+      expect(archived.json.time.archived).toBe(2);
+      expectSessionIssue(await call('PATCH', session(`/session/${sessionID}`), { time: { archived: 1e300 } }), ['time', 'archived'], /epoch milliseconds/);
     });
 
     it('memory surface: JSON numbers that overflow to Infinity', async () => {
