@@ -2,6 +2,7 @@ import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } 
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { HttpShutdown } from './common/http-shutdown';
+import { TextInputGuard } from './common/text-input.guard';
 import { KeelSettings } from './common/settings';
 import { SettingsModule } from './common/settings.module';
 import { DatabaseModule } from './database/database.module';
@@ -42,6 +43,7 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: ReferenceValidator },
+        { provide: APP_GUARD, useClass: TextInputGuard },
         HttpShutdown,
       ],
     };

@@ -3,11 +3,13 @@ import express from 'express';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { Authenticator } from './common/auth.middleware';
 import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
+import { refuseDeepJson } from './common/json-body';
 import { JsonLogger } from './common/logger';
 import { requestLogging } from './common/request-log';
 import { KeelSettings } from './common/settings';
@@ -40,7 +42,9 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.use(requestMetrics(app.get(Metrics)));
   app.enableCors(corsOptions(settings.corsOrigins));
   app.use(new Authenticator(settings).middleware());
-  app.useBodyParser('json', { limit: '50mb' });
+  // Nest's typing leaves out `verify` (it uses it for `rawBody`, which Keel does not enable); the
+  // options still go to express.json as given.
+  app.useBodyParser('json', { limit: '50mb', verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>);
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
   // Registered before init() (routes added after it would sit behind Nest's not-found handler); the
   // document itself is built on the first /doc or /docs request, which keeps it out of start-up.

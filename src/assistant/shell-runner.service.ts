@@ -8,7 +8,8 @@ import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { SessionStatusService } from '../sessions/session-status.service';
 import { RevertService } from '../snapshots/revert.service';
-import { runShell } from '../tools/builtin/bash.tool';
+import { runShell, shellCommandProblem } from '../tools/builtin/bash.tool';
+import { issue, ValidationError } from '../common/errors';
 import { PromptLoop } from './prompt-loop.service';
 
 export interface ShellInput {
@@ -37,6 +38,8 @@ export class ShellRunner {
   ) {}
 
   async run(instance: Instance, sessionID: string, input: ShellInput): Promise<MessageWithParts> {
+    const problem = shellCommandProblem(input.command);
+    if (problem) throw new ValidationError([issue(['command'], problem)], input);
     await this.sessions.get(sessionID);
     // Checked (and run in its real path) before anything is written, as the command starts.
     const cwd = await this.allowed.real(instance.directory);

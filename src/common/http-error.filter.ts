@@ -53,6 +53,70 @@ const renderers: Record<Surface, ErrorRenderer> = {
   routing: routingErrorRenderer,
 };
 
+/**
+ * How much of the request an error body may repeat (the session dialect echoes the input, issues
+ * quote values and keys), so a 40 MB field cannot make a 40 MB error. Shapes are kept: a long string
+ * stays a string with its head, a long array an array with its first entries.
+ */
+const ECHO = { stringChars: 1_000, messageChars: 2_000, totalChars: 16_384, entries: 100, depth: 16, issues: 50 };
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(max, 0))}… (${text.length} characters)`;
+}
+
+/** A copy of `value` within the ECHO bounds (one shared character budget for the whole value). */
+export function boundedEcho(value: unknown): unknown {
+  let budget = ECHO.totalChars;
+  const text = (s: string): string => {
+    const kept = clip(s, Math.min(ECHO.stringChars, budget));
+    budget -= Math.min(s.length, ECHO.stringChars) + 2;
+    return kept;
+  };
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return text(v);
+    budget -= 8;
+    if (v === null || typeof v !== 'object') return v;
+    if (ArrayBuffer.isView(v)) return `(${v.byteLength} bytes)`;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const item of v) {
+        if (depth >= ECHO.depth || out.length >= ECHO.entries || budget <= 0) break;
+        out.push(walk(item, depth + 1));
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    let entries = 0;
+    for (const key in v) {
+      if (depth >= ECHO.depth || entries++ >= ECHO.entries || budget <= 0) break;
+      if (Object.prototype.hasOwnProperty.call(v, key)) out[text(key)] = walk((v as Record<string, unknown>)[key], depth + 1);
+    }
+    return out;
+  };
+  return walk(value, 0);
+}
+
+/** Issues within the ECHO bounds: the first ones, with clipped keys and messages. */
+function boundedIssues(issues: ValidationIssue[]): ValidationIssue[] {
+  const kept = issues.slice(0, ECHO.issues).map((i) => ({
+    ...i,
+    path: i.path.map((p) => (typeof p === 'string' ? clip(p, ECHO.stringChars) : p)),
+    message: clip(i.message, ECHO.messageChars),
+  }));
+  if (issues.length > kept.length) kept.push({ code: 'custom', path: [], message: `${issues.length - kept.length} more issue(s) not shown` });
+  return kept;
+}
+
+/** The error as rendered: echo, issues and message bounded (see ECHO). */
+function bounded(error: NormalizedError): NormalizedError {
+  return {
+    ...error,
+    message: clip(error.message, ECHO.messageChars),
+    ...(error.issues ? { issues: boundedIssues(error.issues), input: boundedEcho(error.input) } : {}),
+    ...(error.data ? { data: boundedEcho(error.data) as Record<string, unknown> } : {}),
+  };
+}
+
 function messageOf(response: object, fallback: string): string {
   const message = (response as { message?: unknown }).message;
   if (Array.isArray(message)) return message.join('; ');
@@ -120,6 +184,6 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (!res.writableEnded) res.end();
       return;
     }
-    res.status(error.status).json(renderers[surfaceOf(req)].render(error));
+    res.status(error.status).json(renderers[surfaceOf(req)].render(bounded(error)));
   }
 }

@@ -1,4 +1,5 @@
 import { issue, ValidationError, ValidationIssue } from '../common/errors';
+import { NUL_MESSAGE, nulIssues } from '../common/text-input.guard';
 import type { Metadata } from './documents/memory-document.entity';
 
 /** Limits of the reference (supermemory-api.md §0–§4). */
@@ -10,6 +11,9 @@ export const LIMITS = {
   batchItems: 600,
   fileBytes: 50 * 1024 * 1024,
   memoryContentLength: 10_000,
+  listLimit: 1100,
+  /** Highest `page` of a list: past it, `(page - 1) × limit` is no longer an exact integer for SQL's OFFSET. */
+  page: Math.floor(Number.MAX_SAFE_INTEGER / 1100),
 } as const;
 
 // The superset of every tag rule the reference's sources state (letters, digits, _ : . -).
@@ -36,6 +40,8 @@ export class Checker {
       this.fail(path, 'must be a string');
       return undefined;
     }
+    // Also checked by TextInputGuard; here for what reaches the service unguarded: batch items, multipart fields.
+    if (value.includes('\0')) this.fail(path, NUL_MESSAGE);
     if (options.min !== undefined && value.length < options.min) this.fail(path, `must be at least ${options.min} character(s) long`);
     if (options.max !== undefined && value.length > options.max) this.fail(path, `must be at most ${options.max} characters long`);
     return value;
@@ -73,6 +79,10 @@ export class Checker {
     }
     const out: Metadata = {};
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (nulIssues(key).length || nulIssues(v).length) {
+        this.fail([...path, key], NUL_MESSAGE);
+        continue;
+      }
       if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) out[key] = v;
       else if (options.arrays && Array.isArray(v) && v.every((x) => typeof x === 'string')) out[key] = v;
       else
@@ -104,7 +114,7 @@ export class Checker {
   number(value: unknown, path: (string | number)[], options: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
     if (value === undefined || value === null) return undefined;
     const n = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n) || (options.integer && !Number.isInteger(n))) {
+    if (typeof n !== 'number' || !Number.isFinite(n) || (options.integer && !Number.isSafeInteger(n))) {
       this.fail(path, options.integer ? 'must be an integer' : 'must be a number');
       return undefined;
     }

@@ -111,7 +111,9 @@ export class MessageService {
   async list(sessionID: string, options: { limit?: number } = {}): Promise<MessageWithParts[]> {
     await this.sessions.locate(sessionID);
     await this.writer.settle();
-    const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : undefined;
+    // A limit past any possible count (the reference allows any number) means all: SQL cannot take 1e300.
+    const wanted = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : undefined;
+    const limit = wanted !== undefined && Number.isSafeInteger(wanted) ? wanted : undefined;
     const rows = await this.messages.find({
       select: { id: true, data: true },
       where: { sessionID },

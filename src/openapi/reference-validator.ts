@@ -48,6 +48,16 @@ export function toIssues(errors: ErrorObject[] | null | undefined, prefix: (stri
   return issues;
 }
 
+/**
+ * Ajv checks that numbers are finite (strictNumbers) but not what it coerced a query string to:
+ * `?limit=1e309` becomes Infinity after the type check, so the coerced values are checked here.
+ */
+function nonFiniteIssues(coerced: Record<string, unknown>): ValidationIssue[] {
+  return Object.entries(coerced)
+    .filter(([, value]) => typeof value === 'number' && !Number.isFinite(value))
+    .map(([name]) => ({ code: 'invalid_type', path: [name], message: 'must be a finite number' }));
+}
+
 function objectSchema(parameters: { name: string; required?: boolean; schema: unknown }[]): Record<string, unknown> {
   return {
     type: 'object',
@@ -64,8 +74,10 @@ function objectSchema(parameters: { name: string; required?: boolean; schema: un
  */
 @Injectable()
 export class ReferenceValidator implements CanActivate {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
-  private readonly ajvCoercing = new Ajv2020({ strict: false, coerceTypes: true, validateSchema: false });
+  // strictNumbers: `type: number` alone admits Infinity (a JSON body's 1e309 parses to it), which no
+  // handler or database can use. Coerced query values are checked after (nonFiniteIssues).
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, strictNumbers: true });
+  private readonly ajvCoercing = new Ajv2020({ strict: false, coerceTypes: true, validateSchema: false, strictNumbers: true });
   private readonly validators = new Map<string, OperationValidators>();
   private readonly operations = referenceOperations();
 
@@ -87,6 +99,8 @@ export class ReferenceValidator implements CanActivate {
     if (v.path && !v.path(params)) throw new ValidationError(toIssues(v.path.errors), params);
     const query = { ...(req.query as Record<string, unknown>) };
     if (v.query && !v.query(query)) throw new ValidationError(toIssues(v.query.errors), query);
+    const infinite = nonFiniteIssues(query);
+    if (infinite.length) throw new ValidationError(infinite, { ...(req.query as Record<string, unknown>) });
     if (v.body) {
       // A missing body is validated as `{}`, so required members are still named.
       const body: unknown = req.body ?? {};

@@ -101,6 +101,20 @@ export function assertSessionID(id: string, field = 'sessionID'): void {
   assertIdPrefix(id, 'ses', field);
 }
 
+/** Farthest a Date reaches from 1970 (±100,000,000 days): a client's time past it is no time at all. */
+const MAX_EPOCH_MS = 8.64e15;
+
+/**
+ * A client's epoch-milliseconds value for a bigint column: the reference's schema says only
+ * `number`, so fractions are rounded (PostgreSQL refuses 1.5 for a bigint) and out-of-range values refused.
+ */
+function epochMillis(value: number, path: string[]): number {
+  if (!Number.isFinite(value) || Math.abs(value) > MAX_EPOCH_MS) {
+    throw new ValidationError([issue(path, `must be a time in epoch milliseconds (at most ${MAX_EPOCH_MS})`)], { [path.join('.')]: value });
+  }
+  return Math.round(value);
+}
+
 @Injectable()
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
@@ -204,7 +218,7 @@ export class SessionService {
   async update(id: string, patch: SessionPatch): Promise<Session> {
     const row = await this.row(id);
     if (patch.title !== undefined) row.title = patch.title;
-    if (patch.archived !== undefined) row.timeArchived = patch.archived;
+    if (patch.archived !== undefined) row.timeArchived = patch.archived === null ? null : epochMillis(patch.archived, ['time', 'archived']);
     if (patch.compacting !== undefined) row.timeCompacting = patch.compacting;
     if (patch.revert !== undefined) row.revert = patch.revert;
     if (patch.share !== undefined) row.share = patch.share;

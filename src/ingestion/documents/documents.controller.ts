@@ -22,6 +22,7 @@ import {
   UpdateDocumentBody,
 } from './dto/document.dto';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { ItemsCheckedByHandler } from '../../common/text-input.guard';
 
 @ApiTags('memory: documents')
 @MemoryApiAuth()
@@ -59,6 +60,7 @@ export class DocumentsController {
   @ApiOperation({ operationId: 'documents.batchAdd', summary: 'Add 1 to 600 documents' })
   @ApiBody({ type: BatchBody })
   @ApiResponse({ status: 200, type: BatchResponse })
+  @ItemsCheckedByHandler('documents')
   batch(@Body() body: unknown) {
     return this.documents.batch(body);
   }

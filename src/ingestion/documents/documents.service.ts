@@ -347,8 +347,8 @@ export class DocumentsService {
     const tags = check.tags(body);
     const filter = parseFilter(body.filters, check, ['filters']);
     const includeContent = check.boolean(body.includeContent, ['includeContent']) ?? false;
-    const limit = check.number(body.limit, ['limit'], { min: 1, max: 1100, integer: true }) ?? 10;
-    const page = check.number(body.page, ['page'], { min: 1, integer: true }) ?? 1;
+    const limit = check.number(body.limit, ['limit'], { min: 1, max: LIMITS.listLimit, integer: true }) ?? 10;
+    const page = check.number(body.page, ['page'], { min: 1, max: LIMITS.page, integer: true }) ?? 1;
     const sort = check.oneOf(body.sort, ['sort'], ['createdAt', 'updatedAt'] as const) ?? 'createdAt';
     const order = check.oneOf(body.order, ['order'], ['asc', 'desc'] as const) ?? 'desc';
     const filepath = check.string(body.filepath, ['filepath']);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError, issue } from '../../common/errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/json-body';
 import { Checker } from '../validation';
 import { DocumentsService, IngestResult } from './documents.service';
 
@@ -32,9 +33,15 @@ export class FileUploadService {
   async upload(file: UploadedBinary | undefined, raw: unknown): Promise<IngestResult> {
     const form = { ...((raw ?? {}) as Record<string, unknown>) };
     if (!file) throw new ValidationError([issue(['file'], 'is required')], form);
-    for (const key of ['metadata', 'filterByMetadata', 'containerTags']) form[key] = decodeJsonField(form[key]);
-    if (typeof form.containerTags === 'string') form.containerTags = [form.containerTags];
     const check = new Checker();
+    for (const key of ['metadata', 'filterByMetadata', 'containerTags']) {
+      // JSON in a form field obeys the same depth cap as a JSON body (which body-parser enforces).
+      if (typeof form[key] === 'string' && nestsDeeperThan(form[key], MAX_JSON_DEPTH)) {
+        check.fail([key], `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+        delete form[key];
+      } else form[key] = decodeJsonField(form[key]);
+    }
+    if (typeof form.containerTags === 'string') form.containerTags = [form.containerTags];
     const common = this.documents.parseCommon(check, form);
     const fileType = check.oneOf(form.fileType, ['fileType'], FILE_TYPES);
     const mimeType = check.string(form.mimeType, ['mimeType'], { max: 255 });

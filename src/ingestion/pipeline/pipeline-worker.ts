@@ -49,6 +49,8 @@ const STALE_MS = 6_000;
 /** Rows of workers gone this long are deleted (their claims were handed back long before). */
 const FORGET_WORKER_MS = 60 * 60_000;
 
+const withoutNul = (text: string): string => (text.includes('\0') ? text.replace(/\0/g, '') : text);
+
 /**
  * In-process workers over the document rows. A row is claimable when `lease_until` has passed:
  * queued rows carry their enqueue time, claimed rows a lease that each stage renews, finished rows
@@ -304,12 +306,15 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const refusal = name === undefined ? undefined : rules.refusal(name);
     if (refusal) throw new ExtractionError(`Not ingested: ${refusal}`);
     const extracted = await this.extract(doc);
-    const text = extracted.text.trim();
+    // Files and fetched pages may carry NUL bytes (binary debris, UTF-16 read as UTF-8). They are not
+    // text, and PostgreSQL cannot store them: dropped here, where the client typed nothing (its own
+    // fields with a NUL are refused with a 400).
+    const text = withoutNul(extracted.text).trim();
     if (!text) throw new ExtractionError('No text could be extracted from the content');
     const summary = text.replace(/\s+/g, ' ').slice(0, SUMMARY_LENGTH);
     await this.transition(claim, 'chunking', {
       text_content: text,
-      title: doc.title ?? extracted.title ?? summary.split(/(?<=[.!?])\s/)[0].slice(0, 120),
+      title: doc.title ?? (extracted.title === undefined ? undefined : withoutNul(extracted.title)) ?? summary.split(/(?<=[.!?])\s/)[0].slice(0, 120),
       summary,
       type: extracted.type,
       ...(extracted.url ? { url: extracted.url } : {}),

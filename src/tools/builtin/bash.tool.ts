@@ -1,8 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
-import { spawn } from 'node:child_process';
+import { ChildProcessByStdio, spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { NUL_MESSAGE } from '../../common/text-input.guard';
 import { insideSessionDirectory } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
 
@@ -10,6 +12,19 @@ export const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
 export const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
 /** Characters of output kept for the model; the rest is cut with a note. */
 export const BASH_MAX_OUTPUT = 30_000;
+
+/**
+ * Longest command bash can be given: Linux caps one exec argument at 128 KiB (MAX_ARG_STRLEN), and
+ * the command travels as one (`bash -c`), after the `exec 2>&1` line.
+ */
+export const SHELL_COMMAND_MAX_BYTES = 128 * 1024 - 64;
+
+/** Why `command` cannot be handed to a process (a NUL ends a C string, the kernel caps the size), if it cannot. */
+export function shellCommandProblem(command: string): string | undefined {
+  if (command.includes('\0')) return NUL_MESSAGE;
+  if (Buffer.byteLength(command) > SHELL_COMMAND_MAX_BYTES) return `must be at most ${SHELL_COMMAND_MAX_BYTES} bytes (the system's limit for one command)`;
+  return undefined;
+}
 
 /** Commands whose path arguments are checked against the directory tree. */
 const PATH_COMMANDS = new Set(['cd', 'rm', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'cat', 'ln', 'rmdir']);
@@ -103,13 +118,21 @@ export function runShell(
 ): Promise<ShellRun> {
   const maxOutput = options.maxOutput ?? BASH_MAX_OUTPUT;
   return new Promise((done, fail) => {
-    // `exec 2>&1` puts stderr on the stdout pipe, so the two keep the order the command wrote them in.
-    const child = spawn(process.env.SHELL?.endsWith('bash') ? process.env.SHELL : 'bash', ['-c', `exec 2>&1\n${command}`], {
-      cwd: options.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TERM: 'dumb' },
-    });
+    const problem = shellCommandProblem(command);
+    if (problem) return fail(new ToolError(`command ${problem}`));
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      // `exec 2>&1` puts stderr on the stdout pipe, so the two keep the order the command wrote them in.
+      child = spawn(process.env.SHELL?.endsWith('bash') ? process.env.SHELL : 'bash', ['-c', `exec 2>&1\n${command}`], {
+        cwd: options.cwd,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TERM: 'dumb' },
+      });
+    } catch (error) {
+      // e.g. E2BIG when the environment and the command together pass the system's limit.
+      return fail(new ToolError(`Failed to start the shell: ${(error as Error).message}`));
+    }
     let output = '';
     let truncated = false;
     let timedOut = false;

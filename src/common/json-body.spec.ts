@@ -1,0 +1,24 @@
+import { nestsDeeperThan } from './json-body';
+
+describe('nestsDeeperThan', () => {
+  const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+  it('counts arrays and objects together', () => {
+    expect(nestsDeeperThan(bytes('{"a":[{"b":[1]}]}'), 4)).toBe(false);
+    expect(nestsDeeperThan(bytes('{"a":[{"b":[1]}]}'), 3)).toBe(true);
+    expect(nestsDeeperThan(bytes('[[1],[2],[3]]'), 2)).toBe(false);
+  });
+
+  it('ignores brackets inside strings, escaped quotes and backslashes included', () => {
+    expect(nestsDeeperThan(bytes('["[[[[", "\\"[[[[", "\\\\", {"k[[[":1}]'), 2)).toBe(false);
+    expect(nestsDeeperThan(bytes('["\\\\", [[1]]]'), 2)).toBe(true);
+  });
+
+  it('is not fooled by multi-byte UTF-8 characters, and reads decoded text the same way', () => {
+    const text = '{"é✓😀":["[", {"x": ["日本"]}]}';
+    expect(nestsDeeperThan(bytes(text), 4)).toBe(false);
+    expect(nestsDeeperThan(bytes(text), 3)).toBe(true);
+    expect(nestsDeeperThan(text, 4)).toBe(false);
+    expect(nestsDeeperThan(text, 3)).toBe(true);
+  });
+});
