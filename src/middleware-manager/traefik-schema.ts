@@ -6,6 +6,9 @@ import { issue, ValidationIssue } from '../common/errors';
 /** Traefik v3 file-provider JSON schema (draft-07), the "shape Traefik allows" for every object we emit. */
 const SCHEMA_ID = 'traefik-v3-file-provider';
 
+/** Issues reported for one object: enough to fix a request, never one per item of a huge array. */
+const MAX_ISSUES = 20;
+
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
@@ -45,5 +48,6 @@ export function schemaIssues(
   if (validate(value)) return [];
   // oneOf/anyOf produce one error per branch; the leaf errors name the field.
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
-  return (errors.length ? errors : (validate.errors ?? [])).map((e) => toIssue(prefix, e));
+  // With allErrors, a million-item array yields a million errors: the first ones name the fields.
+  return (errors.length ? errors : (validate.errors ?? [])).slice(0, MAX_ISSUES).map((e) => toIssue(prefix, e));
 }
