@@ -101,6 +101,18 @@ export function assertSessionID(id: string, field = 'sessionID'): void {
   assertIdPrefix(id, 'ses', field);
 }
 
+/**
+ * A client's timestamp as the bigint column holds it: whole milliseconds (the reference's schema says
+ * `number`, so a fraction is dropped rather than refused); non-finite or beyond 2^53 is a 400
+ * (PostgreSQL refused `1.5` and `1e20` with a 500, SQLite stored them).
+ */
+function epochMillis(value: number, path: string[], input: unknown): number {
+  if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+    throw new ValidationError([issue(path, 'must be a finite number of milliseconds')], input);
+  }
+  return Math.trunc(value);
+}
+
 @Injectable()
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
@@ -203,7 +215,7 @@ export class SessionService {
   async update(id: string, patch: SessionPatch): Promise<Session> {
     const row = await this.row(id);
     if (patch.title !== undefined) row.title = patch.title;
-    if (patch.archived !== undefined) row.timeArchived = patch.archived;
+    if (patch.archived !== undefined) row.timeArchived = patch.archived === null ? null : epochMillis(patch.archived, ['time', 'archived'], { time: { archived: patch.archived } });
     if (patch.compacting !== undefined) row.timeCompacting = patch.compacting;
     if (patch.revert !== undefined) row.revert = patch.revert;
     if (patch.share !== undefined) row.share = patch.share;
