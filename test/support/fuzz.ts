@@ -51,6 +51,7 @@ export interface FuzzOutcome {
   bodySize?: number;
   bodyStart?: string;
   failure?: string;
+  ms?: number;
 }
 
 /** mulberry32: small, fast, and good enough to pick variants reproducibly. */
@@ -208,6 +209,7 @@ function deepValue(levels: number, rng: Prng): string {
 export const HUGE_STRING_BYTES = 5 * 1024 * 1024;
 export const HUGE_ARRAY_ITEMS = 1_000_000;
 export const DEEP_LEVELS = 5_000;
+export const HUGE_OBJECT_KEYS = 200_000;
 
 export type BodyVariant =
   | 'valid'
@@ -219,6 +221,7 @@ export type BodyVariant =
   | 'deep'
   | 'huge-string'
   | 'huge-array'
+  | 'huge-object'
   | 'root-not-object'
   | 'malformed-json'
   | 'text-plain'
@@ -266,6 +269,13 @@ export function mutateBody(base: unknown, variant: BodyVariant, rng: Prng): { bo
       const marker = `${RAW}HUGE`;
       const items = new Array<string>(HUGE_ARRAY_ITEMS).fill('0').join(',');
       return { body: serialise(setAt(base, anyPath(), marker)).replace('HUGE', `[${items}]`), contentType: json };
+    }
+    case 'huge-object': {
+      // Beside an existing object when there is one: merges (config, metadata) walk every key.
+      const objects = paths.filter((p) => isObject(getAt(base, p)));
+      const marker = `${RAW}WIDE`;
+      const keys = Array.from({ length: HUGE_OBJECT_KEYS }, (_, i) => `"k${i}":${i % 2 ? '"v"' : '{"a":1}'}`).join(',');
+      return { body: serialise(setAt(base, objects.length ? rng.pick(objects) : anyPath(), marker)).replace('WIDE', `{${keys}}`), contentType: json };
     }
     case 'root-not-object':
       return { body: rng.pick(['null', '[]', '"fuzz"', '42', 'true', '[{}]']), contentType: json };
@@ -360,10 +370,11 @@ export function send(base: string, req: FuzzRequest, timeoutMs: number): Promise
       headers['content-length'] = Buffer.byteLength(req.body);
     }
     let done = false;
+    const sent = Date.now();
     const finish = (outcome: Omit<FuzzOutcome, 'request'>) => {
       if (done) return;
       done = true;
-      resolve({ request: req, ...outcome });
+      resolve({ request: req, ms: Date.now() - sent, ...outcome });
     };
     let clientRequest: ReturnType<typeof httpRequest>;
     try {
@@ -453,5 +464,9 @@ export function formatStatuses(outcomes: FuzzOutcome[]): string {
     counts.set(key, (counts.get(key) ?? 0) + 1);
     byOp.set(o.request.op.id, counts);
   }
-  return [...byOp].map(([id, counts]) => `${id}: ${[...counts].map(([s, n]) => `${s}×${n}`).join(' ')}`).join('\n');
+  const slowest = [...outcomes].sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0)).slice(0, 8);
+  return [
+    ...[...byOp].map(([id, counts]) => `${id}: ${[...counts].map(([s, n]) => `${s}×${n}`).join(' ')}`),
+    ...slowest.map((o) => `slow ${o.ms} ms: ${o.request.op.id} [${o.request.variant}] ${o.request.method} ${o.request.path.slice(0, 100)} → ${o.status}`),
+  ].join('\n');
 }
