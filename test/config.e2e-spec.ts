@@ -138,6 +138,20 @@ describe('config: files, merge order, substitution, validation, PATCH', () => {
       body: JSON.stringify({ nope: true }),
     });
     expect(bad.status).toBe(400);
+
+    // Merged key by key into an existing map, 200,000 keys were a 500 (stack overflow), not a 400.
+    await client.config.update({ config: { agent: { build: { temperature: 0.1 } } } });
+    const agents = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`a${i}`, { temperature: 0.5 }]));
+    const wide = await fetch(`${keel.url}/config?directory=${encodeURIComponent(dir)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: agents }),
+    });
+    expect({ status: wide.status, body: await wide.json() }).toMatchObject({
+      status: 400,
+      body: { success: false, error: [{ message: 'a config PATCH may change at most 1000 keys (this one changes 200000)' }] },
+    });
+    expect(JSON.parse(readFileSync(join(dir, 'opencode.json'), 'utf8')).agent).toEqual({ build: { temperature: 0.1 } });
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -74,6 +74,14 @@ describe('foundation: health, projects, directories, errors, event streams', () 
     const outside = await fetch(`${keel.url}/project/current?directory=/etc`);
     expect(outside.status).toBe(400);
 
+    // Given twice, the directory is refused (it used to fall back to the server's working directory).
+    const dir = encodeURIComponent(plainDir);
+    const twice = await fetch(`${keel.url}/path?directory=${dir}&directory=${dir}`);
+    expect({ status: twice.status, body: await twice.json() }).toMatchObject({
+      status: 400,
+      body: { success: false, error: [{ path: ['directory'], message: 'directory must be given once, as a string' }] },
+    });
+
     const header = await fetch(`${keel.url}/path`, { headers: { 'x-opencode-directory': encodeURIComponent(plainDir) } });
     expect((await header.json()).directory).toBe(plainDir);
 

@@ -292,6 +292,17 @@ describe('routing manager: seed rows, middlewares, services, resources', () => {
     expectRoutingError(await api('GET', '/api/services/nope'), 404, 'Service not found');
   });
 
+  it('refuses a config with a million bad items with 400 naming the first ones, not a 500', async () => {
+    for (const [path, type, config] of [
+      ['/api/services', 'loadBalancer', { servers: new Array(1_000_000).fill(0) }],
+      ['/api/middlewares', 'chain', { middlewares: new Array(1_000_000).fill(0) }],
+    ] as const) {
+      const answer = await api('POST', path, { name: 'huge', type, config });
+      expectRoutingError(answer, 400, `config.${Object.keys(config)[0]}.0`);
+      expect((answer.body as { message: string }).message.split('; ').length).toBeLessThanOrEqual(20);
+    }
+  });
+
   it('assigns middlewares and services to resources, keeping the v3 fields', async () => {
     await insertResource(db, '1-nextcloud-router', 'cloud.example.com');
     const events = await SseClient.open(`${keel.url}/global/event`);

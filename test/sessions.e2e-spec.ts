@@ -157,6 +157,23 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     });
     expect(badBody.status).toBe(400);
     expect((await badBody.json()).error[0].path).toEqual(['title']);
+
+    // time.archived: whole milliseconds on both engines (PostgreSQL's bigint refused 1.5 with a 500).
+    const archive = (archived: string) =>
+      fetch(`${keel.url}/session/${s!.id}?directory=${encodeURIComponent(dir)}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: `{"time":{"archived":${archived}}}`,
+      });
+    const fractional = await archive('1234.75');
+    expect({ status: fractional.status, archived: (await fractional.json()).time.archived }).toEqual({ status: 200, archived: 1235 });
+    for (const archived of ['1e20', '-1e300']) {
+      const huge = await archive(archived);
+      expect({ status: huge.status, body: await huge.json() }).toMatchObject({
+        status: 400,
+        body: { success: false, error: [{ path: ['time', 'archived'], message: expect.stringMatching(/epoch milliseconds/) }] },
+      });
+    }
     await expectError(client.session.update({ sessionID: 'ses_missing', title: 'x' }), 404, 'NotFoundError');
     const badId = await expectError(client.session.update({ sessionID: 'abc', title: 'x' }), 400, 'BadRequestError');
     expect(badId.error[0].path).toEqual(['sessionID']);

@@ -215,7 +215,12 @@ export class ConfigService {
     const before = (await readOptional(target)) ?? '';
     const current = parseJsonc(before, file);
     let text = before.trim() === '' ? '{}\n' : before;
-    for (const [path, value] of leafEdits(current, patch, [])) {
+    const edits = leafEdits(current, patch, []);
+    // Each edit re-reads the whole file: 200,000 keys merged into a map would hold the event loop for minutes.
+    if (edits.length > MAX_PATCH_EDITS) {
+      throw new ValidationError([issue([], `a config PATCH may change at most ${MAX_PATCH_EDITS} keys (this one changes ${edits.length})`)], null);
+    }
+    for (const [path, value] of edits) {
       text = applyEdits(text, modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
     }
     validateConfig(parseJsonc(await substitute(text, file, dirname(file)), file), file);
@@ -280,13 +285,16 @@ async function markdownConfig(dir: string): Promise<JsonObject> {
   return result;
 }
 
+/** Keys one PATCH may set inside existing objects (a new file takes whole top-level values). */
+const MAX_PATCH_EDITS = 1_000;
+
 /** Paths and values to set so that `patch` is deep-merged into `current`. */
 function leafEdits(current: unknown, patch: JsonObject, path: string[]): [string[], unknown][] {
   const edits: [string[], unknown][] = [];
   for (const [key, value] of Object.entries(patch)) {
     const existing = isPlainObject(current) ? current[key] : undefined;
     if (isPlainObject(value) && isPlainObject(existing) && Object.keys(value).length > 0) {
-      edits.push(...leafEdits(existing, value, [...path, key]));
+      for (const edit of leafEdits(existing, value, [...path, key])) edits.push(edit);
     } else {
       edits.push([[...path, key], value]);
     }

@@ -45,6 +45,8 @@ export class DirectoryMiddleware implements NestMiddleware {
     const query = req.query.directory;
     const header = req.headers['x-opencode-directory'];
     let raw: string | undefined;
+    // `?directory=a&directory=b` or `?directory[x]=a` must not fall through to the working directory.
+    if (query !== undefined && typeof query !== 'string') throw this.invalid(query, 'directory must be given once, as a string');
     if (typeof query === 'string') raw = query;
     else if (typeof header === 'string') {
       try {
@@ -70,7 +72,7 @@ export class DirectoryMiddleware implements NestMiddleware {
     this.verified.set(directory, now);
   }
 
-  private invalid(value: string, message: string): ValidationError {
+  private invalid(value: unknown, message: string): ValidationError {
     return new ValidationError([issue(['directory'], message)], { directory: value });
   }
 }
