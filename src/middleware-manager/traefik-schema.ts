@@ -7,7 +7,7 @@ import { issue, ValidationIssue } from '../common/errors';
 const SCHEMA_ID = 'traefik-v3-file-provider';
 
 /** Issues reported for one value: enough to fix a config, never the whole of a huge bad array. */
-const MAX_ISSUES = 50;
+const MAX_ISSUES = 20;
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
