@@ -1,6 +1,7 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SseClient } from './support/sse';
 import { expectReferenceSchema } from './support/reference-schema';
@@ -153,5 +154,46 @@ describe('config: files, merge order, substitution, validation, PATCH', () => {
     });
     expect(JSON.parse(readFileSync(join(dir, 'opencode.json'), 'utf8')).agent).toEqual({ build: { temperature: 0.1 } });
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('outside git, config in a parent of the directory has no effect (a stray /tmp/opencode.json steers nothing)', async () => {
+    const parent = tempDir('keel-cfg-stray-');
+    const project = join(parent, 'scratch');
+    mkdirSync(join(parent, '.opencode', 'command'), { recursive: true });
+    mkdirSync(project);
+    writeFileSync(join(parent, 'opencode.json'), JSON.stringify({ theme: 'stray', agent: { build: { disable: true } } }));
+    writeFileSync(join(parent, '.opencode', 'command', 'stray.md'), '---\ndescription: stray\n---\nstray');
+    writeFileSync(join(project, 'opencode.json'), JSON.stringify({ username: 'scratch' }));
+    try {
+      const client = createOpencodeClient({ baseUrl: keel.url, directory: project });
+      const { data } = await client.config.get();
+      expect(data?.username).toBe('scratch');
+      expect(data?.theme).toBe('global-theme');
+      expect(data?.agent?.build).toBeUndefined();
+      const commands = (await client.command.list()).data ?? [];
+      expect(commands.map((c) => c.name)).not.toContain('stray');
+      const agents = (await client.app.agents()).data ?? [];
+      expect(agents.map((a) => a.name)).toContain('build');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('config: the machine running the tests', () => {
+  it("never reaches a test: the run has its own empty home and config home, and no OPENCODE_* variables", async () => {
+    const keel = await startKeel();
+    try {
+      const dir = tempDir('keel-cfg-machine-');
+      const { data } = await createOpencodeClient({ baseUrl: keel.url, directory: dir }).path.get();
+      const machineRoot = join(tmpdir(), 'keel-machine-');
+      expect(data?.home.startsWith(machineRoot)).toBe(true);
+      expect(data?.config.startsWith(machineRoot)).toBe(true);
+      expect(readdirSync(data!.home)).toEqual([]);
+      expect(Object.keys(process.env).filter((k) => k.startsWith('OPENCODE_'))).toEqual([]);
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await keel.close();
+    }
   });
 });

@@ -6,4 +6,7 @@ module.exports = {
   testRegex: '(test/.*\\.e2e-spec|src/.*\\.spec)\\.ts$',
   testTimeout: 60000,
   maxWorkers: 2,
+  // The machine's own opencode config (home, XDG config home, OPENCODE_* variables) never reaches a test.
+  globalSetup: '<rootDir>/test/support/machine-isolation.ts',
+  globalTeardown: '<rootDir>/test/support/machine-isolation-teardown.ts',
 };

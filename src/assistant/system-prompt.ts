@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir, platform } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { isInside } from '../common/paths';
+import { isAbsolute, join, resolve } from 'node:path';
+import { globalConfigDirectory, worktreeChain } from '../config/config-locations';
 import type { Instance } from '../projects/instance.service';
 
 /** What the build agent is told when the agent has no prompt of its own. */
@@ -37,13 +37,11 @@ async function readIfPresent(path: string): Promise<string | undefined> {
  */
 export async function instructionPrompts(instance: Instance, instructions: string[] = []): Promise<string[]> {
   const files: string[] = [];
-  const root = instance.worktree === '/' ? instance.directory : instance.worktree;
-  for (let dir = instance.directory; isInside(root, dir); dir = dirname(dir)) {
+  for (const dir of worktreeChain(instance.directory, instance.worktree).reverse()) {
     const found = (await readIfPresent(join(dir, 'AGENTS.md'))) !== undefined ? join(dir, 'AGENTS.md') : join(dir, 'CLAUDE.md');
     files.push(found);
-    if (dir === root || dir === dirname(dir)) break;
   }
-  files.push(join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'opencode', 'AGENTS.md'));
+  files.push(join(globalConfigDirectory(), 'AGENTS.md'));
   for (const entry of instructions) files.push(isAbsolute(entry) ? entry : resolve(instance.directory, entry.replace(/^~(?=\/)/, homedir())));
   const out: string[] = [];
   for (const file of [...new Set(files)]) {

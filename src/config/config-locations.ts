@@ -12,9 +12,15 @@ export function globalConfigDirectory(): string {
   return join(base, 'opencode');
 }
 
-/** Directories from `worktree` down to `directory`, outermost first (just `directory` outside the worktree). */
+/**
+ * Directories from `worktree` down to `directory`, outermost first; just `directory` outside git
+ * (worktree `/`) or outside the worktree. Outside git the reference walks every parent up to `/`, so
+ * a file anyone can drop in `/tmp` or `/` (say `/tmp/opencode.json` with a provider `baseURL` or
+ * `permission: allow`) would steer every scratch directory a client opens; Keel keeps config, like
+ * AGENTS.md and the PATCH /config target, to the directory itself there.
+ */
 export function worktreeChain(directory: string, worktree: string): string[] {
-  if (!isInside(worktree, directory)) return [directory];
+  if (worktree === '/' || !isInside(worktree, directory)) return [directory];
   const chain: string[] = [];
   let current = directory;
   for (;;) {

@@ -9,7 +9,8 @@
  *
  * Sources, lowest precedence first (objects deep-merge, `plugin`/`instructions` accumulate):
  * global `config.json`, `opencode.json`, `opencode.jsonc`; the `OPENCODE_CONFIG` file;
- * `opencode.jsonc`/`opencode.json` in each directory from the worktree down to the request directory;
+ * `opencode.jsonc`/`opencode.json` in each directory from the worktree down to the request directory
+ * (only the directory itself outside git);
  * `OPENCODE_CONFIG_CONTENT`; each config directory's `opencode.json[c]` and its markdown
  * `agent/`, `mode/` and `command/` files (merged into `agent` and `command`); `OPENCODE_PERMISSION`.
  * Every file is JSONC with `{env:VAR}` / `{file:path}` substitution and is validated strictly against
@@ -171,8 +172,7 @@ export class ConfigService {
    * `<directory>/opencode.json`. Always a file the loader reads.
    */
   async projectFile(instance: Instance): Promise<string> {
-    const chain = instance.worktree === '/' ? [instance.directory] : worktreeChain(instance.directory, instance.worktree);
-    for (const dir of [...chain].reverse()) {
+    for (const dir of worktreeChain(instance.directory, instance.worktree).reverse()) {
       for (const name of PROJECT_FILES) {
         const path = join(dir, name);
         if ((await stat(path).catch(() => undefined))?.isFile()) return path;

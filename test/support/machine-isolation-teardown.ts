@@ -1,0 +1,3 @@
+import { removeMachineRoot } from './machine-isolation';
+
+export default removeMachineRoot;
