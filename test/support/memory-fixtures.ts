@@ -96,7 +96,7 @@ export async function startWebServer(): Promise<WebServer> {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        hooks.push({ ...(JSON.parse(body) as Record<string, unknown>), signature: req.headers['x-keel-signature'] });
+        hooks.push({ ...(JSON.parse(body) as Record<string, unknown>), signature: req.headers['x-keel-signature'], delivery: req.headers['x-keel-delivery'] });
         res.end('ok');
       });
     } else if (req.url === '/article') {
