@@ -5,6 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { Authenticator } from './common/auth.middleware';
+import { consoleDirectory, consoleHandler } from './common/console-static';
 import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
 import { JsonLogger } from './common/logger';
@@ -33,6 +34,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.use(requestLogging(logger.pino));
   app.use(requestMetrics(app.get(Metrics)));
   app.enableCors(corsOptions(settings.corsOrigins));
+  app.use(consoleHandler(consoleDirectory()));
   app.use(new Authenticator(settings).middleware());
   app.useBodyParser('json', { limit: '50mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
