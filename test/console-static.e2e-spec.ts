@@ -45,5 +45,12 @@ describe('Console served at /ui/', () => {
     expect(client.status).toBe(401);
     const api = await fetch(keel.url + '/api/resources');
     expect(api.status).toBe(401);
+    expect(api.headers.get('www-authenticate')).toMatch(/^Basic/);
+  });
+
+  it("answers the console's unauthenticated calls with 401 but no Basic challenge (no browser dialog)", async () => {
+    const res = await fetch(keel.url + '/global/health', { headers: { 'x-requested-with': 'keel-console' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBeNull();
   });
 });

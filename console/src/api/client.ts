@@ -16,9 +16,11 @@ export function clearCredentials(): void {
   sessionStorage.removeItem(CREDENTIALS_KEY);
 }
 
+/** Every console request names itself as a script's, so a 401 comes without the browser's Basic dialog. */
 export function authHeaders(): Record<string, string> {
   const credentials = storedCredentials();
-  return credentials ? { Authorization: `Basic ${credentials}` } : {};
+  const script = { 'X-Requested-With': 'keel-console' };
+  return credentials ? { ...script, Authorization: `Basic ${credentials}` } : script;
 }
 
 const authorize: Middleware = {
@@ -34,7 +36,9 @@ api.use(authorize);
 
 /** Whether the server wants credentials: an unauthenticated probe of /global/health answers 401 when it does. */
 export async function probeAuth(withCredentials: boolean): Promise<'open' | 'ok' | 'unauthorized'> {
-  const response = await fetch('/global/health', { headers: withCredentials ? authHeaders() : {} });
+  const headers = authHeaders();
+  if (!withCredentials) delete headers.Authorization;
+  const response = await fetch('/global/health', { headers });
   if (response.status === 401) return 'unauthorized';
   return withCredentials && storedCredentials() ? 'ok' : 'open';
 }

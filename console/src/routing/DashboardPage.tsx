@@ -5,9 +5,7 @@ import { useMiddlewares, useResources, useServices } from './queries';
 function Figure({ label, value }: { label: string; value: number | string }) {
   return (
     <Card withBorder padding="md">
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
+      <Text size="sm">{label}</Text>
       <Text size="xl" fw={700}>
         {value}
       </Text>
