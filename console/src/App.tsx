@@ -7,13 +7,16 @@ import { Shell } from './share/Shell';
 import { DashboardPage } from './routing/DashboardPage';
 import { useEventStream } from './share/useEventStream';
 
-type AuthState = 'probing' | 'login' | 'in';
+// 'open': the server has no password (loopback only), so there is nothing to sign out of.
+type AuthState = 'probing' | 'login' | 'in' | 'open';
 
 export function App() {
   const [auth, setAuth] = useState<AuthState>('probing');
 
   useEffect(() => {
-    void probeAuth(true).then((answer) => setAuth(answer === 'unauthorized' ? 'login' : 'in'));
+    void probeAuth(true).then((answer) =>
+      setAuth(answer === 'unauthorized' ? 'login' : answer === 'ok' ? 'in' : 'open'),
+    );
   }, []);
 
   if (auth === 'probing')
@@ -25,15 +28,19 @@ export function App() {
   if (auth === 'login') return <LoginPage onLoggedIn={() => setAuth('in')} />;
   return (
     <Authenticated
-      onLogout={() => {
-        clearCredentials();
-        setAuth('login');
-      }}
+      onLogout={
+        auth === 'in'
+          ? () => {
+              clearCredentials();
+              setAuth('login');
+            }
+          : undefined
+      }
     />
   );
 }
 
-function Authenticated({ onLogout }: { onLogout: () => void }) {
+function Authenticated({ onLogout }: { onLogout?: () => void }) {
   useEventStream();
   return (
     <Shell onLogout={onLogout}>

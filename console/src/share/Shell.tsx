@@ -20,7 +20,7 @@ const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Memory', to: '/memory', ready: false },
 ];
 
-export function Shell({ children, onLogout }: { children: ReactNode; onLogout: () => void }) {
+export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
   const [opened, { toggle, close }] = useDisclosure();
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
@@ -55,9 +55,11 @@ export function Shell({ children, onLogout }: { children: ReactNode; onLogout: (
             >
               {scheme === 'dark' ? '☀' : '☾'}
             </ActionIcon>
-            <Button variant="subtle" size="xs" onClick={onLogout}>
-              Sign out
-            </Button>
+            {onLogout && (
+              <Button variant="subtle" size="xs" onClick={onLogout}>
+                Sign out
+              </Button>
+            )}
           </Group>
         </Group>
       </AppShell.Header>
