@@ -5,6 +5,7 @@ import { clearCredentials, probeAuth } from './api/client';
 import { LoginPage } from './share/LoginPage';
 import { Shell } from './share/Shell';
 import { DashboardPage } from './routing/DashboardPage';
+import { ResourcesPage } from './routing/ResourcesPage';
 import { useEventStream } from './share/useEventStream';
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
@@ -47,6 +48,7 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
       <Routes>
         <Route path="/" element={<Navigate to="/routing" replace />} />
         <Route path="/routing" element={<DashboardPage />} />
+        <Route path="/routing/resources" element={<ResourcesPage />} />
         <Route path="*" element={<Navigate to="/routing" replace />} />
       </Routes>
     </Shell>

@@ -11,11 +11,12 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { NavLink as RouterLink, useLocation } from 'react-router-dom';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
 
 // Sessions and memory are the console's next parts (issues 14 and 15): listed here, shown once ready.
 const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Routing dashboard', to: '/routing', ready: true },
+  { label: 'Resources', to: '/routing/resources', ready: true },
   { label: 'Sessions', to: '/sessions', ready: false },
   { label: 'Memory', to: '/memory', ready: false },
 ];
@@ -70,7 +71,7 @@ export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: 
             component={RouterLink}
             to={item.to}
             label={item.label}
-            active={location.pathname.startsWith(item.to)}
+            active={location.pathname === item.to}
             onClick={close}
           />
         ))}
