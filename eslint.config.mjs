@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/reference/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'console/dist/**', 'console/src/api/schema.d.ts', 'node_modules/**', 'bench/reference/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

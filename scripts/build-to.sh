@@ -9,3 +9,5 @@ rm -rf "$out"
 npx tsc -p tsconfig.build.json --outDir "$out"
 (cd src && find . \( -name '*.json' -o -name '*.md' \) -print0 | xargs -0 -I{} cp --parents {} "../$out/")
 KEEL_DIST="$out" node scripts/bundle.js
+# The console (console/, an npm workspace) builds into console/dist, which the server serves at /ui/.
+npm run build --workspace console --silent

@@ -7,6 +7,7 @@ import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { Authenticator } from './common/auth.middleware';
+import { consoleDirectory, consoleHandler } from './common/console-static';
 import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
 import { refuseDeepJson } from './common/json-body';
@@ -41,6 +42,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.use(requestLogging());
   app.use(requestMetrics(app.get(Metrics)));
   app.enableCors(corsOptions(settings.corsOrigins));
+  app.use(consoleHandler(consoleDirectory()));
   app.use(new Authenticator(settings).middleware());
   // Nest's typing leaves out `verify` (it uses it for `rawBody`, which Keel does not enable); the
   // options still go to express.json as given.

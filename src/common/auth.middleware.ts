@@ -57,7 +57,10 @@ export class Authenticator {
       }
       const token = typeof req.query.auth_token === 'string' ? req.query.auth_token : undefined;
       if (this.allowsServer(req.headers.authorization, token)) return next();
-      res.status(401).setHeader('www-authenticate', 'Basic realm="Secure Area"').end();
+      // A script's request (the console sends X-Requested-With) gets no challenge: a challenge would
+      // make the browser open its own password dialog over the console's login page.
+      if (!req.headers['x-requested-with']) res.setHeader('www-authenticate', 'Basic realm="Secure Area"');
+      res.status(401).end();
     };
   }
 }

@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { clearCredentials, probeAuth } from './api/client';
+import { LoginPage } from './share/LoginPage';
+import { Shell } from './share/Shell';
+import { DashboardPage } from './routing/DashboardPage';
+import { ResourcesPage } from './routing/ResourcesPage';
+import { useEventStream } from './share/useEventStream';
+
+// 'open': the server has no password (loopback only), so there is nothing to sign out of.
+type AuthState = 'probing' | 'login' | 'in' | 'open';
+
+export function App() {
+  const [auth, setAuth] = useState<AuthState>('probing');
+
+  useEffect(() => {
+    void probeAuth(true).then((answer) =>
+      setAuth(answer === 'unauthorized' ? 'login' : answer === 'ok' ? 'in' : 'open'),
+    );
+  }, []);
+
+  if (auth === 'probing')
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  if (auth === 'login') return <LoginPage onLoggedIn={() => setAuth('in')} />;
+  return (
+    <Authenticated
+      onLogout={
+        auth === 'in'
+          ? () => {
+              clearCredentials();
+              setAuth('login');
+            }
+          : undefined
+      }
+    />
+  );
+}
+
+function Authenticated({ onLogout }: { onLogout?: () => void }) {
+  useEventStream();
+  return (
+    <Shell onLogout={onLogout}>
+      <Routes>
+        <Route path="/" element={<Navigate to="/routing" replace />} />
+        <Route path="/routing" element={<DashboardPage />} />
+        <Route path="/routing/resources" element={<ResourcesPage />} />
+        <Route path="*" element={<Navigate to="/routing" replace />} />
+      </Routes>
+    </Shell>
+  );
+}

@@ -1,0 +1,82 @@
+import type { ReactNode } from 'react';
+import {
+  ActionIcon,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  NavLink,
+  Title,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+
+// Sessions and memory are the console's next parts (issues 14 and 15): listed here, shown once ready.
+const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
+  { label: 'Routing dashboard', to: '/routing', ready: true },
+  { label: 'Resources', to: '/routing/resources', ready: true },
+  { label: 'Sessions', to: '/sessions', ready: false },
+  { label: 'Memory', to: '/memory', ready: false },
+];
+
+export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const location = useLocation();
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <Title order={2} size="h4">
+              Keel
+            </Title>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label={scheme === 'dark' ? 'Use light theme' : 'Use dark theme'}
+              onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}
+            >
+              {scheme === 'dark' ? '☀' : '☾'}
+            </ActionIcon>
+            {onLogout && (
+              <Button variant="subtle" size="xs" onClick={onLogout}>
+                Sign out
+              </Button>
+            )}
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        {NAVIGATION.filter((item) => item.ready).map((item) => (
+          <NavLink
+            key={item.to}
+            component={RouterLink}
+            to={item.to}
+            label={item.label}
+            active={location.pathname === item.to}
+            onClick={close}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}

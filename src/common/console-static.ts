@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import express from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/**
+ * The built console (console/dist), found by walking up from this module: it runs from dist/bundle,
+ * from dist/src/common and from src/common under ts-jest. KEEL_CONSOLE_DIR overrides it.
+ */
+export function consoleDirectory(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.KEEL_CONSOLE_DIR)
+    return existsSync(join(env.KEEL_CONSOLE_DIR, 'index.html')) ? env.KEEL_CONSOLE_DIR : undefined;
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'console', 'dist');
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Serves the console at /ui/: hashed assets cached for a year, index.html (never cached) for every
+ * client route. Mounted before authentication and Nest's routing: the page is public (its API calls
+ * carry the credentials) and no session-surface middleware applies to it. A browser asking for `/`
+ * is sent to /ui/; an API client's `GET /` (no text/html in Accept) is left to the API.
+ */
+export function consoleHandler(directory: string | undefined): RequestHandler {
+  if (!directory) return (_req, _res, next) => next();
+  const root = resolve(directory);
+  const index = join(root, 'index.html');
+  const assets = express.static(root, {
+    index: false,
+    redirect: false,
+    setHeaders(res, path) {
+      const hashed = path.startsWith(join(root, 'assets'));
+      res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.path === '/' && req.accepts(['application/json', 'text/html']) === 'text/html')
+      return res.redirect(302, '/ui/');
+    if (req.path === '/ui') return res.redirect(301, '/ui/');
+    if (!req.path.startsWith('/ui/')) return next();
+    const rest = req.url.slice('/ui'.length);
+    const original = req.url;
+    req.url = rest;
+    assets(req, res, () => {
+      req.url = original;
+      // A missing asset is a 404, not the page: a stale hashed name must not be answered with HTML.
+      if (req.path.startsWith('/ui/assets/')) return res.status(404).type('text/plain').send('Not found');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
+  };
+}
