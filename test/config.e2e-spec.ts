@@ -153,6 +153,15 @@ describe('config: files, merge order, substitution, validation, PATCH', () => {
       body: { success: false, error: [{ message: 'a config PATCH may change at most 1000 keys (this one changes 200000)' }] },
     });
     expect(JSON.parse(readFileSync(join(dir, 'opencode.json'), 'utf8')).agent).toEqual({ build: { temperature: 0.1 } });
+
+    // A new key takes its whole value in one edit: jsonc's formatter, quadratic in the value's size,
+    // held the event loop for minutes on such a map. The file keeps the usual two-space layout.
+    const commands = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`c${i}`, { template: `run ${i}`, subtask: i % 2 === 0 }]));
+    const { data: big } = await client.config.update({ config: { command: commands } });
+    expect(Object.keys(big?.command ?? {})).toHaveLength(50_000);
+    const text = readFileSync(join(dir, 'opencode.json'), 'utf8');
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect(JSON.parse(text).command.c49999).toEqual({ template: 'run 49999', subtask: false });
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -220,9 +220,7 @@ export class ConfigService {
     if (edits.length > MAX_PATCH_EDITS) {
       throw new ValidationError([issue([], `a config PATCH may change at most ${MAX_PATCH_EDITS} keys (this one changes ${edits.length})`)], null);
     }
-    for (const [path, value] of edits) {
-      text = applyEdits(text, modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
-    }
+    for (const [path, value] of edits) text = setFormatted(text, path, value);
     validateConfig(parseJsonc(await substitute(text, file, dirname(file)), file), file);
     await writeAtomically(target, text);
   }
@@ -300,6 +298,23 @@ function leafEdits(current: unknown, patch: JsonObject, path: string[]): [string
     }
   }
   return edits;
+}
+
+const FORMATTING = { insertSpaces: true, tabSize: 2, eol: '\n' };
+
+/**
+ * `text` with `value` set at `path`, laid out as the file is. jsonc-parser formats an inserted value
+ * in time quadratic in its size (an object of 10,000 keys took 8 s, 200,000 held the event loop for
+ * minutes), so an object or array goes in as a placeholder string, formatted, then replaced by the
+ * value as `JSON.stringify` indents it at the placeholder's indentation: linear, same layout.
+ */
+function setFormatted(text: string, path: string[], value: unknown): string {
+  if (value === null || typeof value !== 'object') return applyEdits(text, modify(text, path, value, { formattingOptions: FORMATTING }));
+  const token = JSON.stringify(`keel-placeholder-${randomBytes(12).toString('hex')}`);
+  const marked = applyEdits(text, modify(text, path, JSON.parse(token), { formattingOptions: FORMATTING }));
+  const at = marked.indexOf(token);
+  const indent = /^[ \t]*/.exec(marked.slice(marked.lastIndexOf('\n', at) + 1, at))?.[0] ?? '';
+  return marked.slice(0, at) + JSON.stringify(value, null, 2).replaceAll('\n', `\n${indent}`) + marked.slice(at + token.length);
 }
 
 /**
