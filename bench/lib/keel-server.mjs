@@ -55,7 +55,9 @@ export function startKeel({
 } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-data-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [keelEntry], {
+  // BENCH_NODE_ARGS: flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, keelEntry], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -48,6 +48,8 @@ const BEAT_MS = 2_000;
 const STALE_MS = 6_000;
 /** Rows of workers gone this long are deleted (their claims were handed back long before). */
 const FORGET_WORKER_MS = 60 * 60_000;
+/** `lease_until` of a claim handed back: the epoch, so it sorts before every queued row. */
+const TAKEN_OVER = 0;
 
 const withoutNul = (text: string): string => (text.includes('\0') ? text.replace(/\0/g, '') : text);
 
@@ -60,6 +62,8 @@ const withoutNul = (text: string): string => (text.includes('\0') ? text.replace
  * each process beats in `memory_worker` every BEAT_MS: the claims of a worker silent for STALE_MS
  * (killed, or cut off) are handed back at once instead of after the lease. Every write of a stage
  * checks that the claim is still this worker's, so a worker whose claims were taken over stops.
+ * A claim handed back is due at TAKEN_OVER (before every queued row): started work finishes first
+ * instead of behind the whole queue (3,000 queued documents put it 2 minutes back).
  */
 @Injectable()
 export class PipelineWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -93,7 +97,9 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     if (this.store.dialect === 'sqlite') {
       // One process owns a SQLite file: every lease still held belongs to a previous run of it.
       const now = Date.now();
-      await this.store.transaction((q) => q('UPDATE memory_document SET lease_until = ?, claimed_by = NULL WHERE lease_until > ? RETURNING id', [now, now]));
+      await this.store.transaction((q) =>
+        q('UPDATE memory_document SET lease_until = CASE WHEN claimed_by IS NULL THEN ? ELSE ? END, claimed_by = NULL WHERE lease_until > ? RETURNING id', [now, TAKEN_OVER, now]),
+      );
     }
     this.subscription = this.events.ofType<DocumentStatusEvent>(DOCUMENT_STATUS_EVENT).subscribe((e) => {
       if (e.payload.properties.status === 'queued') this.wake();
@@ -129,7 +135,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
           q(
             `UPDATE memory_document SET lease_until = ?, claimed_by = NULL
              WHERE claimed_by IS NOT NULL AND claimed_by NOT IN (SELECT id FROM memory_worker WHERE beat_at > ?) RETURNING id`,
-            [now, now - STALE_MS],
+            [TAKEN_OVER, now - STALE_MS],
           ),
         { relaxed: true },
       );
