@@ -1,7 +1,10 @@
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import {
   Alert,
+  Anchor,
+  Button,
   Group,
+  Modal,
   Loader,
   SegmentedControl,
   Select,
@@ -11,8 +14,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { errorMessage } from '../api/client';
-import { useResources } from './queries';
+import { Link } from 'react-router-dom';
+import { api, errorMessage, unwrap } from '../api/client';
+import { useResources, useRoutingMutation } from './queries';
 
 const ROW_HEIGHT = 44;
 
@@ -46,9 +50,12 @@ export function ResourcesPage() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Resources
-      </Title>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1} size="h2">
+          Resources
+        </Title>
+        <BulkDelete ids={all.filter((r) => r.status === 'disabled').map((r) => r.id)} />
+      </Group>
       <Group align="end" wrap="wrap">
         <TextInput
           label="Search"
@@ -115,7 +122,9 @@ export function ResourcesPage() {
                 }}
               >
                 <Text role="cell" truncate style={{ flex: 1 }}>
-                  {r.host}
+                  <Anchor component={Link} to={`/routing/resources/${encodeURIComponent(r.id)}`}>
+                    {r.host}
+                  </Anchor>
                 </Text>
                 <Text role="cell" size="sm" visibleFrom="sm">
                   {r.source_type}
@@ -132,5 +141,76 @@ export function ResourcesPage() {
         </div>
       </div>
     </Stack>
+  );
+}
+
+/** Deletes every disabled resource (the API deletes only disabled ones), a few requests at a time. */
+function BulkDelete({ ids }: { ids: string[] }) {
+  const [open, setOpen] = useState(false);
+  const [done, setDone] = useState(0);
+  const remove = useRoutingMutation(async (targets: string[]) => {
+    setDone(0);
+    const failures: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < targets.length) {
+        const id = targets[next++];
+        try {
+          unwrap(await api.DELETE('/api/resources/{id}', { params: { path: { id } } }));
+        } catch (error) {
+          failures.push(`${id}: ${errorMessage(error)}`);
+        }
+        setDone((n) => n + 1);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    if (failures.length)
+      throw new Error(`${failures.length} not deleted: ${failures.slice(0, 5).join('; ')}`);
+  });
+  if (!ids.length && !open) return null;
+  return (
+    <>
+      <Button variant="light" color="red" onClick={() => setOpen(true)}>
+        Delete disabled resources ({ids.length})
+      </Button>
+      <Modal
+        opened={open}
+        onClose={() => {
+          setOpen(false);
+          remove.reset();
+        }}
+        title="Delete disabled resources?"
+      >
+        <Stack>
+          <Text>
+            {ids.length} resources are no longer listed by their data source. Deleting them also drops their
+            middleware and service assignments.
+          </Text>
+          {remove.isPending && (
+            <Text aria-live="polite">
+              Deleted {done} of {ids.length}…
+            </Text>
+          )}
+          {remove.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(remove.error)}
+            </Alert>
+          )}
+          <Group justify="end">
+            <Button variant="default" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              disabled={!ids.length}
+              onClick={() => remove.mutate(ids, { onSuccess: () => setOpen(false) })}
+            >
+              Delete {ids.length}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
   );
 }
