@@ -54,13 +54,13 @@ export function DashboardPage() {
           Data source
         </Title>
         {source.error ? (
-          <Text c="red.8">{errorMessage(source.error)}</Text>
+          <Text c="var(--mantine-color-error)">{errorMessage(source.error)}</Text>
         ) : source.data ? (
           <>
             <Text>
               Active: <strong>{source.data.name}</strong> ({source.data.config.type}, {source.data.config.url}
               ){' '}
-              <Anchor component={Link} to="/routing/datasources">
+              <Anchor component={Link} to="/routing/datasources" underline="always">
                 Change
               </Anchor>
             </Text>

@@ -51,7 +51,7 @@ export function DataSourcesPage() {
             />
           </Group>
           {activate.error ? (
-            <Text c="red.8" size="sm" role="alert">
+            <Text c="var(--mantine-color-error)" size="sm" role="alert">
               {errorMessage(activate.error)}
             </Text>
           ) : null}
@@ -105,7 +105,7 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
             </Title>
             <Badge variant="light">{source.type}</Badge>
             {active && (
-              <Badge color="green" variant="filled">
+              <Badge color="teal.9" variant="filled">
                 active
               </Badge>
             )}
@@ -151,22 +151,22 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
               Test connection
             </Button>
             {test.isSuccess && (
-              <Text c="green.9" size="sm" role="status">
+              <Text c="var(--keel-color-ok)" size="sm" role="status">
                 {test.data.message}
               </Text>
             )}
             {test.error ? (
-              <Text c="red.8" size="sm" role="alert">
+              <Text c="var(--mantine-color-error)" size="sm" role="alert">
                 {errorMessage(test.error)}
               </Text>
             ) : null}
             {save.isSuccess && (
-              <Text c="green.9" size="sm" role="status">
+              <Text c="var(--keel-color-ok)" size="sm" role="status">
                 Saved.
               </Text>
             )}
             {errors[''] && (
-              <Text c="red.8" size="sm" role="alert">
+              <Text c="var(--mantine-color-error)" size="sm" role="alert">
                 {errors['']}
               </Text>
             )}

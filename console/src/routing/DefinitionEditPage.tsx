@@ -14,11 +14,10 @@ import {
   Title,
   useComputedColorScheme,
 } from '@mantine/core';
-import CodeMirror from '@uiw/react-codemirror';
+import CodeMirror, { EditorView, Prec } from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 import { yaml as yamlLanguage } from '@codemirror/lang-yaml';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
-import type { EditorView } from '@codemirror/view';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
@@ -29,6 +28,19 @@ import { MIDDLEWARE_TEMPLATES, SERVICE_TEMPLATES, type Template } from './templa
 import { configIssues, MIDDLEWARE_TYPES, SERVICE_TYPES, type Issue, type Kind } from './traefikValidation';
 
 type Format = 'json' | 'yaml';
+
+// One Dark's token colours reach AA contrast (4.5:1) only on a darker background than its own.
+const darkerBackground = Prec.highest(
+  EditorView.theme(
+    {
+      '&': { backgroundColor: '#16181d' },
+      '.cm-gutters': { backgroundColor: '#16181d' },
+      '.cm-activeLine': { backgroundColor: '#1c1f25' },
+      '.cm-activeLineGutter': { backgroundColor: '#1c1f25' },
+    },
+    { dark: true },
+  ),
+);
 
 function render(config: unknown, format: Format): string {
   return format === 'json' ? JSON.stringify(config, null, 2) : stringifyYaml(config);
@@ -118,6 +130,9 @@ function DefinitionForm({
   const extensions = useMemo(
     () => [
       format === 'json' ? json() : yamlLanguage(),
+      EditorView.contentAttributes.of({ 'aria-labelledby': 'config-label' }),
+      // The editor grows with its text instead of scrolling inside the page (no unreachable scroll region).
+      EditorView.lineWrapping,
       lintGutter(),
       linter(
         (view: EditorView): Diagnostic[] => {
@@ -144,6 +159,10 @@ function DefinitionForm({
       ),
     ],
     [format, kind, type],
+  );
+  const themed = useMemo(
+    () => (scheme === 'dark' ? [...extensions, darkerBackground] : extensions),
+    [extensions, scheme],
   );
 
   const save = useRoutingMutation(async () => {
@@ -250,10 +269,9 @@ function DefinitionForm({
             <CodeMirror
               value={text}
               onChange={setText}
-              extensions={extensions}
+              extensions={themed}
               theme={scheme === 'dark' ? 'dark' : 'light'}
               minHeight="240px"
-              maxHeight="60vh"
               aria-labelledby="config-label"
               basicSetup={{ foldGutter: false }}
               style={{ border: '1px solid var(--mantine-color-default-border)', fontSize: 14 }}
@@ -274,7 +292,7 @@ function DefinitionForm({
                 </List>
               </Alert>
             ) : (
-              <Text size="sm" c="green.9">
+              <Text size="sm" c="var(--keel-color-ok)">
                 Valid for Traefik v3.
               </Text>
             )}
@@ -296,7 +314,7 @@ function DefinitionForm({
               Cancel
             </Button>
             {serverErrors[''] && (
-              <Text c="red.8" size="sm" role="alert">
+              <Text c="var(--mantine-color-error)" size="sm" role="alert">
                 {serverErrors['']}
               </Text>
             )}

@@ -12,7 +12,7 @@ export function LastSyncText({ lastSync }: { lastSync: LastSync | null }) {
   const when = new Date(lastSync.at).toLocaleString();
   if (!lastSync.ok)
     return (
-      <Text size="sm" c="red.8">
+      <Text size="sm" c="var(--mantine-color-error)">
         Last sync failed at {when}: {lastSync.error}
       </Text>
     );

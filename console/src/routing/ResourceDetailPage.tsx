@@ -53,7 +53,7 @@ export function ResourceDetailPage() {
         <Title order={1} size="h2" style={{ wordBreak: 'break-all' }}>
           {r.host}
         </Title>
-        <Badge color={disabled ? 'gray' : 'green'} variant="filled" size="lg">
+        <Badge color={disabled ? 'gray.8' : 'teal.9'} variant="filled" size="lg">
           {r.status}
         </Badge>
       </Group>
@@ -106,13 +106,13 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 function Outcome({ error, done }: { error: unknown; done?: string | false }) {
   if (error)
     return (
-      <Text c="red.8" size="sm" role="alert">
+      <Text c="var(--mantine-color-error)" size="sm" role="alert">
         {fieldErrors(error)[''] ?? Object.values(fieldErrors(error)).join('; ')}
       </Text>
     );
   if (done)
     return (
-      <Text c="green.9" size="sm" role="status">
+      <Text c="var(--keel-color-ok)" size="sm" role="status">
         {done}
       </Text>
     );
@@ -285,7 +285,11 @@ function ServiceCard({ resource, disabled }: { resource: Resource; disabled: boo
       {current ? (
         <Text>
           Custom service{' '}
-          <Anchor component={Link} to={`/routing/services/${encodeURIComponent(current.id)}`}>
+          <Anchor
+            component={Link}
+            to={`/routing/services/${encodeURIComponent(current.id)}`}
+            underline="always"
+          >
             {current.name}
           </Anchor>{' '}
           ({current.type}) replaces the default service <code>{resource.service_id}</code>.
@@ -408,7 +412,7 @@ function SingleSetting({
         mutation.mutate(value);
       }}
     >
-      <Group align="start" wrap="wrap">
+      <Group align="end" wrap="wrap">
         <TextInput
           label={label}
           description={description}
@@ -419,7 +423,7 @@ function SingleSetting({
           style={{ flex: '1 1 240px' }}
         />
         {!disabled && (
-          <Button type="submit" mt={42} loading={mutation.isPending} disabled={value === initial}>
+          <Button type="submit" loading={mutation.isPending} disabled={value === initial}>
             Save
           </Button>
         )}
@@ -603,7 +607,7 @@ function PrioritySetting({ resource, disabled }: { resource: Resource; disabled:
         mutation.mutate(undefined);
       }}
     >
-      <Group align="start" wrap="wrap">
+      <Group align="end" wrap="wrap">
         <NumberInput
           label="Router priority"
           description="Higher wins when several routers match"
@@ -616,7 +620,7 @@ function PrioritySetting({ resource, disabled }: { resource: Resource; disabled:
         {!disabled && (
           <Button
             type="submit"
-            mt={42}
+
             loading={mutation.isPending}
             disabled={value === resource.router_priority}
           >
