@@ -108,6 +108,19 @@ describe('Console routing pages in a browser', () => {
     }
   });
 
+  it("serves the console's scripts gzipped to a client that accepts it, plain to one that does not", async () => {
+    const html = await (await fetch(`${keel.url}/ui/`)).text();
+    const script = /src="(\/ui\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const gzipped = await fetch(`${keel.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.headers.get('content-type')).toContain('javascript');
+    const plain = await fetch(`${keel.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await gzipped.text()).toBe(await plain.text());
+    expect((await fetch(`${keel.url}/ui/assets/missing-0000.js`)).status).toBe(404);
+  });
+
   it('attaches several middlewares at once, changes a priority and removes one on the resource page', async () => {
     const page = await browser.newPage();
     const errors = collectConsoleErrors(page);
