@@ -165,7 +165,12 @@ describe('Console routing pages in a browser', () => {
         async () => (await api('GET', `/api/resources/${RESOURCE}`)).body.entrypoints,
         'web,websecure',
       );
-      // A bad entry point name: the API's 400 is shown under the field and nothing changes.
+      // The field shows what was saved (normalized); then a bad entry point name: the API's 400 is
+      // shown under the field and nothing changes.
+      await eventually(
+        () => page.getByRole('textbox', { name: 'HTTP entry points' }).inputValue(),
+        'web,websecure',
+      );
       await page.getByRole('textbox', { name: 'HTTP entry points' }).fill('web, secure!');
       await page.getByRole('textbox', { name: 'HTTP entry points' }).press('Enter');
       await page.getByText('"secure!" is not a valid entry point name').waitFor();

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -27,6 +27,21 @@ import { fieldErrors } from './fieldErrors';
 import { useMiddlewares, useResource, useRoutingMutation, useServices } from './queries';
 
 type Resource = components['schemas']['ResourceDto'];
+
+/**
+ * A field's local value that follows the server's (a change elsewhere) unless the user has edited it
+ * since: a refresh never overwrites what is being typed. `submitted()` before a save lets the saved,
+ * possibly normalized, value replace what was typed.
+ */
+function useServerValue<T>(server: T): [T, (value: T) => void, () => void] {
+  const [value, setValue] = useState(server);
+  const synced = useRef(server);
+  useEffect(() => {
+    setValue((current) => (current === synced.current ? server : current));
+    synced.current = server;
+  }, [server]);
+  return [value, setValue, () => (synced.current = value)];
+}
 
 export function ResourceDetailPage() {
   const { id = '' } = useParams();
@@ -207,8 +222,7 @@ function AttachedMiddleware({
   link: { id: string; name: string; priority: number };
   disabled: boolean;
 }) {
-  const [priority, setPriority] = useState<number | string>(link.priority);
-  useEffect(() => setPriority(link.priority), [link.priority]);
+  const [priority, setPriority, submitted] = useServerValue<number | string>(link.priority);
   const save = useRoutingMutation(async () =>
     unwrap(
       await api.POST('/api/resources/{id}/middlewares', {
@@ -244,7 +258,14 @@ function AttachedMiddleware({
             disabled={disabled}
           />
           {!disabled && Number(priority) !== link.priority && (
-            <Button size="xs" onClick={() => save.mutate(undefined)} loading={save.isPending}>
+            <Button
+              size="xs"
+              onClick={() => {
+                submitted();
+                save.mutate(undefined);
+              }}
+              loading={save.isPending}
+            >
               Save
             </Button>
           )}
@@ -401,14 +422,14 @@ function SingleSetting({
   disabled: boolean;
   save: (value: string) => Promise<unknown>;
 }) {
-  const [value, setValue] = useState(initial);
-  useEffect(() => setValue(initial), [initial]);
+  const [value, setValue, submitted] = useServerValue(initial);
   const mutation = useRoutingMutation(save);
   const errors = fieldErrors(mutation.error);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
+        submitted();
         mutation.mutate(value);
       }}
     >
@@ -434,14 +455,9 @@ function SingleSetting({
 }
 
 function TcpSetting({ resource, disabled }: { resource: Resource; disabled: boolean }) {
-  const [enabled, setEnabled] = useState(resource.tcp_enabled);
-  const [entrypoints, setEntrypoints] = useState(resource.tcp_entrypoints);
-  const [rule, setRule] = useState(resource.tcp_sni_rule);
-  useEffect(() => {
-    setEnabled(resource.tcp_enabled);
-    setEntrypoints(resource.tcp_entrypoints);
-    setRule(resource.tcp_sni_rule);
-  }, [resource.tcp_enabled, resource.tcp_entrypoints, resource.tcp_sni_rule]);
+  const [enabled, setEnabled, enabledSubmitted] = useServerValue(resource.tcp_enabled);
+  const [entrypoints, setEntrypoints, entrypointsSubmitted] = useServerValue(resource.tcp_entrypoints);
+  const [rule, setRule, ruleSubmitted] = useServerValue(resource.tcp_sni_rule);
   const mutation = useRoutingMutation(async () =>
     unwrap(
       await api.PUT('/api/resources/{id}/config/tcp', {
@@ -455,6 +471,9 @@ function TcpSetting({ resource, disabled }: { resource: Resource; disabled: bool
     <form
       onSubmit={(e) => {
         e.preventDefault();
+        enabledSubmitted();
+        entrypointsSubmitted();
+        ruleSubmitted();
         mutation.mutate(undefined);
       }}
     >
@@ -589,8 +608,7 @@ function HeadersSetting({ resource, disabled }: { resource: Resource; disabled: 
 }
 
 function PrioritySetting({ resource, disabled }: { resource: Resource; disabled: boolean }) {
-  const [value, setValue] = useState<number | string>(resource.router_priority);
-  useEffect(() => setValue(resource.router_priority), [resource.router_priority]);
+  const [value, setValue, submitted] = useServerValue<number | string>(resource.router_priority);
   const mutation = useRoutingMutation(async () =>
     unwrap(
       await api.PUT('/api/resources/{id}/config/priority', {
@@ -604,6 +622,7 @@ function PrioritySetting({ resource, disabled }: { resource: Resource; disabled:
     <form
       onSubmit={(e) => {
         e.preventDefault();
+        submitted();
         mutation.mutate(undefined);
       }}
     >
