@@ -75,6 +75,7 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
       body: {
         name: 'pangolin',
         config: { type: 'pangolin', url: pangolin.url, basic_auth: { username: 'mm', password: MASK } },
+        last_sync: null,
       },
     });
     // A UI echoing the mask back keeps the stored password.
@@ -255,6 +256,17 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
       reactivated: [],
       disabled: [],
     });
+    // The latest poll's outcome, for the console's dashboard.
+    expect((await api('GET', '/api/datasource/active')).body.last_sync).toEqual({
+      source: 'pangolin',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      ok: true,
+      routers: 2,
+      added: 0,
+      updated: 0,
+      reactivated: 0,
+      disabled: 0,
+    });
 
     // Vanish: disabled, assignments kept.
     await api('POST', '/api/resources/2-photos-router/middlewares', {
@@ -306,6 +318,12 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
     const before = (await api('GET', '/api/resources')).body;
     pangolin.failing = true;
     expect(await watcher.syncOnce()).toBeNull();
+    expect((await api('GET', '/api/datasource/active')).body.last_sync).toEqual({
+      source: 'pangolin',
+      at: expect.any(String),
+      ok: false,
+      error: expect.stringContaining('500'),
+    });
     pangolin.failing = false;
     pangolin.credentials = { username: 'mm', password: 'rotated' };
     expect(await watcher.syncOnce()).toBeNull();
@@ -423,6 +441,7 @@ describe('routing manager: a fresh install does not poll the seeded placeholder 
           url: 'http://pangolin:3001/api/v1',
           basic_auth: { username: '', password: '' },
         },
+        last_sync: null,
       });
       // Twenty ticks: a poll of the placeholder would have failed (and warned) by now.
       await new Promise((r) => setTimeout(r, 1000));

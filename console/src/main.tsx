@@ -2,7 +2,12 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import {
+  MantineProvider,
+  createTheme,
+  localStorageColorSchemeManager,
+  type CSSVariablesResolver,
+} from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
@@ -11,11 +16,31 @@ import { App } from './App';
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000 } } });
 // Shade 8 keeps white text on filled buttons above WCAG AA contrast (4.5:1) in both themes.
 const theme = createTheme({ primaryShade: { light: 8, dark: 8 } });
+// Mantine's dimmed grey and error red are below AA contrast (4.5:1); --keel-color-ok is the
+// success text colour, AA in both themes.
+const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    '--keel-color-ok': 'var(--mantine-color-teal-9)',
+  },
+  dark: {
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
+    '--keel-color-ok': 'var(--mantine-color-teal-4)',
+  },
+});
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'keel.color-scheme' });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+    >
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter basename="/ui">

@@ -5,7 +5,7 @@ import { DataSourceStore } from './data-source.store';
 import { ROUTING_SETTINGS } from './middleware-manager.settings';
 import type { RoutingSettings } from './middleware-manager.settings';
 import { RequestBody } from './request-body';
-import { ResourceWatcher } from './resource-watcher.service';
+import { LastSync, ResourceWatcher } from './resource-watcher.service';
 import { RoutingEvents } from './routing-events';
 
 export const PASSWORD_MASK = '••••••••';
@@ -37,9 +37,10 @@ export class DataSourcesService {
     return { active_source: file.active_data_source, sources };
   }
 
-  active(): { name: string; config: DataSourceConfig } {
+  active(): { name: string; config: DataSourceConfig; last_sync: LastSync | null } {
     const { name, config } = this.store.active();
-    return { name, config: masked(config) };
+    const last = this.watcher.lastSync;
+    return { name, config: masked(config), last_sync: last?.source === name ? last : null };
   }
 
   setActive(body: unknown): { message: string; name: string } {

@@ -33,6 +33,22 @@ export interface SyncResult {
   disabled: string[];
 }
 
+/** The outcome of this process's latest poll of the active source, as `GET /api/datasource/active` shows it. */
+export interface LastSync {
+  source: string;
+  /** ISO time the poll finished. */
+  at: string;
+  ok: boolean;
+  /** Why the fetch failed (ok false). */
+  error?: string;
+  /** Routers the source listed (ok true). */
+  routers?: number;
+  added?: number;
+  updated?: number;
+  reactivated?: number;
+  disabled?: number;
+}
+
 /**
  * Polls the active data source and mirrors its routers into `resources`: new → active, vanished →
  * disabled (assignments kept), returning → active again. Matching is by exact id only.
@@ -45,6 +61,8 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
   private stopped = false;
   /** The unconfigured source last reported, so the notice is logged once, not every tick. */
   private reportedUnconfigured?: string;
+  /** Per process: each replica polls on its own. */
+  lastSync: LastSync | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -107,6 +125,12 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
         source: name,
         err: describeFetchError(error),
       });
+      this.lastSync = {
+        source: name,
+        at: new Date().toISOString(),
+        ok: false,
+        error: describeFetchError(error),
+      };
       return null;
     }
     if (this.stopped) return null;
@@ -182,6 +206,16 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       outcome.disabled = vanished.sort();
       return outcome;
     });
+    this.lastSync = {
+      source: name,
+      at: new Date().toISOString(),
+      ok: true,
+      routers: routers.length,
+      added: result.added.length,
+      updated: result.updated.length,
+      reactivated: result.reactivated.length,
+      disabled: result.disabled.length,
+    };
     if (result.added.length || result.updated.length || result.reactivated.length || result.disabled.length) {
       this.events.publish('resources.synced', { ...result });
     }

@@ -1,7 +1,10 @@
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useRef, useState } from 'react';
 import {
   Alert,
+  Anchor,
+  Button,
   Group,
+  Modal,
   Loader,
   SegmentedControl,
   Select,
@@ -11,8 +14,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { errorMessage } from '../api/client';
-import { useResources } from './queries';
+import { Link } from 'react-router-dom';
+import { api, errorMessage, unwrap } from '../api/client';
+import { useResources, useRoutingMutation } from './queries';
 
 const ROW_HEIGHT = 44;
 
@@ -27,15 +31,17 @@ export function ResourcesPage() {
 
   const all = useMemo(() => resources.data ?? [], [resources.data]);
   const sources = useMemo(() => [...new Set(all.map((r) => r.source_type))].sort(), [all]);
+  // Lowercased once per answer, not once per keystroke: filtering 5,000 rows stays a few milliseconds.
+  const keys = useMemo(() => all.map((r) => `${r.host}\n${r.id}`.toLowerCase()), [all]);
   const shown = useMemo(
     () =>
       all.filter(
-        (r) =>
+        (r, i) =>
           (status === 'all' || r.status === status) &&
           (!source || r.source_type === source) &&
-          (!query || r.host.toLowerCase().includes(query) || r.id.toLowerCase().includes(query)),
+          (!query || keys[i].includes(query)),
       ),
-    [all, status, source, query],
+    [all, keys, status, source, query],
   );
   const virtualizer = useVirtualizer({
     count: shown.length,
@@ -46,9 +52,12 @@ export function ResourcesPage() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Resources
-      </Title>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1} size="h2">
+          Resources
+        </Title>
+        <BulkDelete ids={all.filter((r) => r.status === 'disabled').map((r) => r.id)} />
+      </Group>
       <Group align="end" wrap="wrap">
         <TextInput
           label="Search"
@@ -94,43 +103,134 @@ export function ResourcesPage() {
         }}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => {
-            const r = shown[row.index];
-            return (
-              <Group
-                key={r.id}
-                role="row"
-                aria-rowindex={row.index + 1}
-                wrap="nowrap"
-                justify="space-between"
-                px="sm"
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${row.start}px)`,
-                  borderBottom: '1px solid var(--mantine-color-default-border)',
-                }}
-              >
-                <Text role="cell" truncate style={{ flex: 1 }}>
-                  {r.host}
-                </Text>
-                <Text role="cell" size="sm" visibleFrom="sm">
-                  {r.source_type}
-                </Text>
-                <Text role="cell" size="sm">
-                  {r.assigned_middlewares.length} mw
-                </Text>
-                <Text role="cell" size="sm" fw={700} w={70}>
-                  {r.status}
-                </Text>
-              </Group>
-            );
-          })}
+          {virtualizer.getVirtualItems().map((row) => (
+            <ResourceRow
+              key={shown[row.index].id}
+              resource={shown[row.index]}
+              index={row.index}
+              start={row.start}
+            />
+          ))}
         </div>
       </div>
     </Stack>
+  );
+}
+
+type Resource = NonNullable<ReturnType<typeof useResources>['data']>[number];
+
+/** One table row; memoized, so a keystroke re-renders only the rows that moved or appeared. */
+const ResourceRow = memo(function ResourceRow({
+  resource: r,
+  index,
+  start,
+}: {
+  resource: Resource;
+  index: number;
+  start: number;
+}) {
+  return (
+    <Group
+      role="row"
+      aria-rowindex={index + 1}
+      wrap="nowrap"
+      justify="space-between"
+      px="sm"
+      style={{
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        right: 0,
+        height: ROW_HEIGHT,
+        transform: `translateY(${start}px)`,
+        borderBottom: '1px solid var(--mantine-color-default-border)',
+      }}
+    >
+      <Text role="cell" truncate style={{ flex: 1 }}>
+        <Anchor component={Link} to={`/routing/resources/${encodeURIComponent(r.id)}`}>
+          {r.host}
+        </Anchor>
+      </Text>
+      <Text role="cell" size="sm" visibleFrom="sm">
+        {r.source_type}
+      </Text>
+      <Text role="cell" size="sm">
+        {r.assigned_middlewares.length} mw
+      </Text>
+      <Text role="cell" size="sm" fw={700} w={70}>
+        {r.status}
+      </Text>
+    </Group>
+  );
+});
+
+/** Deletes every disabled resource (the API deletes only disabled ones), a few requests at a time. */
+function BulkDelete({ ids }: { ids: string[] }) {
+  const [open, setOpen] = useState(false);
+  const [done, setDone] = useState(0);
+  const remove = useRoutingMutation(async (targets: string[]) => {
+    setDone(0);
+    const failures: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < targets.length) {
+        const id = targets[next++];
+        try {
+          unwrap(await api.DELETE('/api/resources/{id}', { params: { path: { id } } }));
+        } catch (error) {
+          failures.push(`${id}: ${errorMessage(error)}`);
+        }
+        setDone((n) => n + 1);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    if (failures.length)
+      throw new Error(`${failures.length} not deleted: ${failures.slice(0, 5).join('; ')}`);
+  });
+  if (!ids.length && !open) return null;
+  return (
+    <>
+      <Button variant="light" color="red" onClick={() => setOpen(true)}>
+        Delete disabled resources ({ids.length})
+      </Button>
+      <Modal
+        opened={open}
+        onClose={() => {
+          setOpen(false);
+          remove.reset();
+        }}
+        title="Delete disabled resources?"
+      >
+        <Stack>
+          <Text>
+            {ids.length} resources are no longer listed by their data source. Deleting them also drops their
+            middleware and service assignments.
+          </Text>
+          {remove.isPending && (
+            <Text aria-live="polite">
+              Deleted {done} of {ids.length}…
+            </Text>
+          )}
+          {remove.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(remove.error)}
+            </Alert>
+          )}
+          <Group justify="end">
+            <Button variant="default" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              disabled={!ids.length}
+              onClick={() => remove.mutate(ids, { onSuccess: () => setOpen(false) })}
+            >
+              Delete {ids.length}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
   );
 }

@@ -12,11 +12,13 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { ROUTING_NAVIGATION } from '../routing/routes';
 
 // Sessions and memory are the console's next parts (issues 14 and 15): listed here, shown once ready.
 const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Routing dashboard', to: '/routing', ready: true },
   { label: 'Resources', to: '/routing/resources', ready: true },
+  ...ROUTING_NAVIGATION,
   { label: 'Sessions', to: '/sessions', ready: false },
   { label: 'Memory', to: '/memory', ready: false },
 ];
@@ -71,7 +73,10 @@ export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: 
             component={RouterLink}
             to={item.to}
             label={item.label}
-            active={location.pathname === item.to}
+            active={
+              location.pathname === item.to ||
+              (item.to !== '/routing' && location.pathname.startsWith(`${item.to}/`))
+            }
             onClick={close}
           />
         ))}

@@ -63,9 +63,27 @@ export class DataSourceListDto {
   sources: Record<string, DataSourceDto>;
 }
 
+export class LastSyncDto {
+  @ApiProperty() source: string;
+  @ApiProperty({ description: 'ISO time the poll finished' }) at: string;
+  @ApiProperty() ok: boolean;
+  @ApiPropertyOptional({ description: 'Why the fetch failed (ok false)' }) error?: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'Routers the source listed (ok true)' }) routers?: number;
+  @ApiPropertyOptional({ type: 'integer' }) added?: number;
+  @ApiPropertyOptional({ type: 'integer' }) updated?: number;
+  @ApiPropertyOptional({ type: 'integer' }) reactivated?: number;
+  @ApiPropertyOptional({ type: 'integer' }) disabled?: number;
+}
+
 export class ActiveDataSourceDto {
   @ApiProperty() name: string;
   @ApiProperty({ type: DataSourceDto, description: 'Password masked' }) config: DataSourceDto;
+  @ApiProperty({
+    type: LastSyncDto,
+    nullable: true,
+    description: "This process's latest poll of the active source; null before the first one (or while the source is unconfigured)",
+  })
+  last_sync: LastSyncDto | null;
 }
 
 export class DataSourceChangedDto {

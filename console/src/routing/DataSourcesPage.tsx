@@ -1,0 +1,178 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  PasswordInput,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { api, errorMessage, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { fieldErrors } from './fieldErrors';
+import { useActiveDataSource, useDataSources, useRoutingMutation } from './queries';
+import { LastSyncText } from './LastSyncText';
+
+type Source = components['schemas']['DataSourceDto'];
+
+export function DataSourcesPage() {
+  const sources = useDataSources();
+  const active = useActiveDataSource();
+  const activate = useRoutingMutation(async (name: string) =>
+    unwrap(await api.PUT('/api/datasource/active', { body: { name } })),
+  );
+
+  if (sources.isPending) return <Loader aria-label="Loading" />;
+  if (sources.error) return <Alert color="red">{errorMessage(sources.error)}</Alert>;
+  const names = Object.keys(sources.data.sources);
+
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Data sources
+      </Title>
+      <Card withBorder>
+        <Stack gap="xs">
+          <Group align="end" wrap="wrap">
+            <Select
+              label="Active data source"
+              description="Where Keel discovers resources (Pangolin or the Traefik API)"
+              data={names}
+              value={sources.data.active_source}
+              onChange={(name) => name && activate.mutate(name)}
+              allowDeselect={false}
+              disabled={activate.isPending}
+            />
+          </Group>
+          {activate.error ? (
+            <Text c="var(--mantine-color-error)" size="sm" role="alert">
+              {errorMessage(activate.error)}
+            </Text>
+          ) : null}
+          {active.data && <LastSyncText lastSync={active.data.last_sync} />}
+        </Stack>
+      </Card>
+      {names.map((name) => (
+        <SourceForm
+          key={`${name}:${JSON.stringify(sources.data.sources[name])}`}
+          name={name}
+          source={sources.data.sources[name]}
+          active={name === sources.data.active_source}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function SourceForm({ name, source, active }: { name: string; source: Source; active: boolean }) {
+  const [url, setUrl] = useState(source.url);
+  const [username, setUsername] = useState(source.basic_auth?.username ?? '');
+  // The stored password is never sent to the browser: empty here means "keep it" when one is stored.
+  const hasPassword = !!source.basic_auth?.password;
+  const [password, setPassword] = useState('');
+  const body = (): Source => ({
+    type: source.type,
+    url,
+    basic_auth: { username, password: password || (hasPassword ? (source.basic_auth?.password ?? '') : '') },
+  });
+  const save = useRoutingMutation(async () =>
+    unwrap(await api.PUT('/api/datasource/{name}', { params: { path: { name } }, body: body() })),
+  );
+  const test = useRoutingMutation(async () =>
+    unwrap(await api.POST('/api/datasource/{name}/test', { params: { path: { name } }, body: body() })),
+  );
+  const errors = fieldErrors(save.error);
+
+  return (
+    <Card withBorder>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          test.reset();
+          save.mutate(undefined, { onSuccess: () => setPassword('') });
+        }}
+      >
+        <Stack gap="sm">
+          <Group gap="xs">
+            <Title order={2} size="h4">
+              {name}
+            </Title>
+            <Badge variant="light">{source.type}</Badge>
+            {active && (
+              <Badge color="teal.9" variant="filled">
+                active
+              </Badge>
+            )}
+          </Group>
+          <TextInput
+            label="URL"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            error={errors.url}
+            required
+          />
+          <Group grow wrap="wrap" align="start">
+            <TextInput
+              label="Username"
+              value={username}
+              onChange={(e) => setUsername(e.currentTarget.value)}
+              error={errors['basic_auth.username']}
+              autoComplete="off"
+              style={{ minWidth: 180 }}
+            />
+            <PasswordInput
+              label="Password"
+              description={hasPassword ? 'A password is stored; leave empty to keep it' : 'None stored'}
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors['basic_auth.password']}
+              autoComplete="new-password"
+              style={{ minWidth: 180 }}
+            />
+          </Group>
+          <Group wrap="wrap">
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+            <Button
+              variant="default"
+              loading={test.isPending}
+              onClick={() => {
+                save.reset();
+                test.mutate(undefined);
+              }}
+            >
+              Test connection
+            </Button>
+            {test.isSuccess && (
+              <Text c="var(--keel-color-ok)" size="sm" role="status">
+                {test.data.message}
+              </Text>
+            )}
+            {test.error ? (
+              <Text c="var(--mantine-color-error)" size="sm" role="alert">
+                {errorMessage(test.error)}
+              </Text>
+            ) : null}
+            {save.isSuccess && (
+              <Text c="var(--keel-color-ok)" size="sm" role="status">
+                Saved.
+              </Text>
+            )}
+            {errors[''] && (
+              <Text c="var(--mantine-color-error)" size="sm" role="alert">
+                {errors['']}
+              </Text>
+            )}
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,91 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Loader } from '@mantine/core';
+import { Route } from 'react-router-dom';
+
+// Loaded on first visit: the first page stays small (the editor alone brings CodeMirror, ajv and
+// Traefik's schema).
+const ResourceDetailPage = lazy(() =>
+  import('./ResourceDetailPage').then((m) => ({ default: m.ResourceDetailPage })),
+);
+const DefinitionsPage = lazy(() => import('./DefinitionsPage').then((m) => ({ default: m.DefinitionsPage })));
+const DefinitionEditPage = lazy(() =>
+  import('./DefinitionEditPage').then((m) => ({ default: m.DefinitionEditPage })),
+);
+const DataSourcesPage = lazy(() => import('./DataSourcesPage').then((m) => ({ default: m.DataSourcesPage })));
+const TraefikConfigPage = lazy(() =>
+  import('./TraefikConfigPage').then((m) => ({ default: m.TraefikConfigPage })),
+);
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loader aria-label="Loading" />}>{children}</Suspense>;
+}
+
+/** The routing manager's pages beyond the dashboard and the resources list. */
+export const routingRoutes = (
+  <>
+    <Route
+      path="/routing/resources/:id"
+      element={
+        <Page>
+          <ResourceDetailPage />
+        </Page>
+      }
+    />
+    <Route
+      path="/routing/middlewares"
+      element={
+        <Page>
+          <DefinitionsPage key="middlewares" kind="middlewares" />
+        </Page>
+      }
+    />
+    <Route
+      path="/routing/middlewares/:id"
+      element={
+        <Page>
+          <DefinitionEditPage key="middlewares" kind="middlewares" />
+        </Page>
+      }
+    />
+    <Route
+      path="/routing/services"
+      element={
+        <Page>
+          <DefinitionsPage key="services" kind="services" />
+        </Page>
+      }
+    />
+    <Route
+      path="/routing/services/:id"
+      element={
+        <Page>
+          <DefinitionEditPage key="services" kind="services" />
+        </Page>
+      }
+    />
+    <Route
+      path="/routing/datasources"
+      element={
+        <Page>
+          <DataSourcesPage />
+        </Page>
+      }
+    />
+    <Route
+      path="/routing/traefik-config"
+      element={
+        <Page>
+          <TraefikConfigPage />
+        </Page>
+      }
+    />
+  </>
+);
+
+/** Navigation entries for those pages. */
+export const ROUTING_NAVIGATION = [
+  { label: 'Middlewares', to: '/routing/middlewares', ready: true },
+  { label: 'Services', to: '/routing/services', ready: true },
+  { label: 'Data sources', to: '/routing/datasources', ready: true },
+  { label: 'Traefik configuration', to: '/routing/traefik-config', ready: true },
+];
