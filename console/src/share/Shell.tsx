@@ -18,7 +18,7 @@ const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Routing dashboard', to: '/routing', ready: true },
   { label: 'Resources', to: '/routing/resources', ready: true },
   { label: 'Sessions', to: '/sessions', ready: false },
-  { label: 'Memory', to: '/memory', ready: false },
+  { label: 'Memory', to: '/memory', ready: true },
 ];
 
 export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
@@ -71,7 +71,7 @@ export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: 
             component={RouterLink}
             to={item.to}
             label={item.label}
-            active={location.pathname === item.to}
+            active={location.pathname === item.to || (item.to === '/memory' && location.pathname.startsWith('/memory/'))}
             onClick={close}
           />
         ))}
