@@ -1,5 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { collectConsoleErrors, launchChromium, seriousAccessibilityViolations, step } from './support/browser';
+import {
+  collectConsoleErrors,
+  launchChromium,
+  seriousAccessibilityViolations,
+  step,
+} from './support/browser';
 import { startKeel, TestKeel } from './support/keel';
 import { ScriptedProvider, type ScriptedReply } from './support/scripted-provider';
 
@@ -10,7 +15,10 @@ async function shoot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const [label, width] of [['desktop', 1280], ['phone', 360]] as const) {
+    for (const [label, width] of [
+      ['desktop', 1280],
+      ['phone', 360],
+    ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(150);
       await page.screenshot({ path: `${SHOTS}/${name}-${label}-${scheme}.png`, fullPage: true });
@@ -63,9 +71,16 @@ describe('Console: memory pages in a browser', () => {
         await page.getByRole('textbox', { name: 'Container tag' }).fill('bad tag!');
         await page.getByRole('button', { name: 'Add text' }).click();
         await page.getByRole('alert').filter({ hasText: 'containerTag' }).waitFor();
+        // The refused request is the point of this step; no other request may fail.
+        expect(errors.splice(0)).toEqual([
+          expect.stringMatching(/^400 .*\/v3\/documents$/),
+          expect.stringContaining('400 (Bad Request)'),
+        ]);
       });
       await step(page, 'memory-documents-add-text', async () => {
-        await page.getByRole('textbox', { name: 'Content' }).fill('The aurora glowed green over Tromsø last night.');
+        await page
+          .getByRole('textbox', { name: 'Content' })
+          .fill('The aurora glowed green over Tromsø last night.');
         await page.getByRole('textbox', { name: 'Container tag' }).fill('console_e2e');
         await page.getByRole('textbox', { name: 'Metadata (JSON)' }).fill('{"source": "console"}');
         await page.getByRole('button', { name: 'Add text' }).click();
@@ -76,8 +91,16 @@ describe('Console: memory pages in a browser', () => {
         await page.getByRole('textbox', { name: 'Container tag' }).fill('console_files');
         await page.getByRole('textbox', { name: 'Metadata (JSON)' }).fill('');
         await page.getByTestId('file-input').setInputFiles([
-          { name: 'penguins.md', mimeType: 'text/markdown', buffer: Buffer.from('# Penguins\n\nEmperor penguins huddle through the Antarctic winter.') },
-          { name: 'glaciers.txt', mimeType: 'text/plain', buffer: Buffer.from('The Aletsch glacier retreated forty meters this summer.') },
+          {
+            name: 'penguins.md',
+            mimeType: 'text/markdown',
+            buffer: Buffer.from('# Penguins\n\nEmperor penguins huddle through the Antarctic winter.'),
+          },
+          {
+            name: 'glaciers.txt',
+            mimeType: 'text/plain',
+            buffer: Buffer.from('The Aletsch glacier retreated forty meters this summer.'),
+          },
         ]);
         await page.getByText('penguins.md: added').waitFor();
         await page.getByText('glaciers.txt: added').waitFor();
@@ -85,7 +108,11 @@ describe('Console: memory pages in a browser', () => {
       });
       await step(page, 'memory-documents-done', async () => {
         // Live status from the event stream: every row reaches done without a reload.
-        await page.waitForFunction(() => document.querySelectorAll('tbody [data-status="done"]').length === 3, null, { timeout: 20_000 });
+        await page.waitForFunction(
+          () => document.querySelectorAll('tbody [data-status="done"]').length === 3,
+          null,
+          { timeout: 20_000 },
+        );
         await shoot(page, 'documents');
       });
       await step(page, 'memory-documents-filter', async () => {
@@ -121,7 +148,9 @@ describe('Console: memory pages in a browser', () => {
         const marks = await page.locator('[data-testid="v3-result"] mark').allTextContents();
         expect(marks.map((m) => m.toLowerCase())).toContain('aurora');
         await page.getByText('Copy curl command').first().waitFor();
-        expect(await page.locator('pre', { hasText: "curl -X POST '" + keel.url + "/v3/search'" }).count()).toBe(1);
+        expect(
+          await page.locator('pre', { hasText: "curl -X POST '" + keel.url + "/v3/search'" }).count(),
+        ).toBe(1);
         await shoot(page, 'search');
       });
       await step(page, 'memory-search-filter-excludes', async () => {
@@ -142,7 +171,8 @@ describe('Console: memory pages in a browser', () => {
         await step(page, `memory-page-${heading}`, async () => {
           await page.goto(keel.url + path);
           await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-          if (heading !== 'Pipeline') await page.getByRole('table').or(page.getByText('No facts.')).first().waitFor();
+          if (heading !== 'Pipeline')
+            await page.getByRole('table').or(page.getByText('No facts.')).first().waitFor();
           else await page.getByText('In the pipeline now').waitFor();
           expect(await seriousAccessibilityViolations(page)).toEqual([]);
           await shoot(page, heading.toLowerCase());
@@ -163,7 +193,10 @@ describe('Console: memory pages in a browser', () => {
         await page.goto(keel.url + '/ui/memory/search');
         await page.getByRole('textbox', { name: 'Query' }).fill('aurora penguins glacier');
         await page.getByRole('button', { name: 'Search both' }).click();
-        await page.getByText(/^0 results in/).nth(1).waitFor();
+        await page
+          .getByText(/^0 results in/)
+          .nth(1)
+          .waitFor();
         expect(await page.getByTestId('v3-result').count()).toBe(0);
         expect(await page.getByTestId('v4-result').count()).toBe(0);
       });
@@ -204,7 +237,11 @@ describe('Console: memory pages in a browser', () => {
     beforeAll(async () => {
       model = await ScriptedProvider.start();
       keel = await startKeel({
-        env: { KEEL_MEMORY_LLM_URL: model.url, KEEL_MEMORY_LLM_MODEL: 'memory-model', KEEL_MEMORY_LLM_API_KEY: 'memory-key' },
+        env: {
+          KEEL_MEMORY_LLM_URL: model.url,
+          KEEL_MEMORY_LLM_MODEL: 'memory-model',
+          KEEL_MEMORY_LLM_API_KEY: 'memory-key',
+        },
       });
     });
     afterAll(async () => {
@@ -212,8 +249,12 @@ describe('Console: memory pages in a browser', () => {
       await model.close();
     });
 
-    const facts = (...list: object[]): ScriptedReply => ({ steps: [{ text: JSON.stringify({ facts: list }) }] });
-    const memories = async () => (await memoryApi(keel, '/v4/memories/list', { containerTags: ['llm_alex'], limit: 100 })).memoryEntries as { id: string; memory: string }[];
+    const facts = (...list: object[]): ScriptedReply => ({
+      steps: [{ text: JSON.stringify({ facts: list }) }],
+    });
+    const memories = async () =>
+      (await memoryApi(keel, '/v4/memories/list', { containerTags: ['llm_alex'], limit: 100 }))
+        .memoryEntries as { id: string; memory: string }[];
     const until = async <T>(probe: () => Promise<T | undefined>): Promise<T> => {
       for (let i = 0; i < 400; i++) {
         const value = await probe();
@@ -232,22 +273,37 @@ describe('Console: memory pages in a browser', () => {
         await page.getByRole('button', { name: 'Add text' }).click();
       };
       await step(page, 'memory-graph-first-fact', async () => {
-        model.reply(facts({ memory: 'Alex lives in Berlin', isStatic: true, relation: 'new', relatedTo: null }));
+        model.reply(
+          facts({ memory: 'Alex lives in Berlin', isStatic: true, relation: 'new', relatedTo: null }),
+        );
         await page.goto(keel.url + '/ui/memory/documents');
         await page.getByText('0 documents').waitFor();
         await addText('Alex here. I live in Berlin.');
-        await until(async () => ((await memories()).some((m) => m.memory === 'Alex lives in Berlin') ? true : undefined));
+        await until(async () =>
+          (await memories()).some((m) => m.memory === 'Alex lives in Berlin') ? true : undefined,
+        );
       });
       await step(page, 'memory-graph-changed-fact', async () => {
         model.reply((body: any) => {
-          const user = (body.messages as { role: string; content: string | { text: string }[] }[]).find((m) => m.role === 'user')!;
-          const text = typeof user.content === 'string' ? user.content : user.content.map((p) => p.text).join('');
-          const known = (JSON.parse(text) as { existingMemories: { id: string; memory: string }[] }).existingMemories;
+          const user = (body.messages as { role: string; content: string | { text: string }[] }[]).find(
+            (m) => m.role === 'user',
+          )!;
+          const text =
+            typeof user.content === 'string' ? user.content : user.content.map((p) => p.text).join('');
+          const known = (JSON.parse(text) as { existingMemories: { id: string; memory: string }[] })
+            .existingMemories;
           const berlin = known.find((m) => m.memory === 'Alex lives in Berlin')?.id ?? null;
-          return facts({ memory: 'Alex lives in Lisbon', isStatic: true, relation: 'updates', relatedTo: berlin });
+          return facts({
+            memory: 'Alex lives in Lisbon',
+            isStatic: true,
+            relation: 'updates',
+            relatedTo: berlin,
+          });
         });
         await addText('Update from Alex: I moved to Lisbon last month.');
-        await until(async () => ((await memories()).some((m) => m.memory === 'Alex lives in Lisbon') ? true : undefined));
+        await until(async () =>
+          (await memories()).some((m) => m.memory === 'Alex lives in Lisbon') ? true : undefined,
+        );
       });
       await step(page, 'memory-graph', async () => {
         await page.goto(keel.url + '/ui/memory/memories?tag=llm_alex');

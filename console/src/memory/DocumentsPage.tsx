@@ -35,19 +35,20 @@ import {
 
 type ListAnswer = { memories: DocumentSummary[]; pagination: { totalItems: number; totalPages: number } };
 
+// Dark shades so the white label stays above WCAG AA contrast (4.5:1) in both themes.
 export const STATUS_COLORS: Record<string, string> = {
-  queued: 'gray',
-  extracting: 'blue',
-  chunking: 'blue',
-  embedding: 'blue',
-  indexing: 'blue',
-  done: 'green',
-  failed: 'red',
+  queued: 'gray.7',
+  extracting: 'blue.9',
+  chunking: 'blue.9',
+  embedding: 'blue.9',
+  indexing: 'blue.9',
+  done: 'teal.9',
+  failed: 'red.9',
 };
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" data-status={status}>
+    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="filled" data-status={status}>
       {status}
     </Badge>
   );

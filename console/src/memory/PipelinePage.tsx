@@ -125,9 +125,7 @@ export default function PipelinePage() {
             </LineChart>
           </ResponsiveContainer>
         </div>
-        <Text size="xs">
-          Counted from the event stream while this page is open.
-        </Text>
+        <Text size="xs">Counted from the event stream while this page is open.</Text>
       </Paper>
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="xs">
@@ -176,9 +174,7 @@ export default function PipelinePage() {
 function Stat({ label, value }: { label: string; value: number | string }) {
   return (
     <Paper withBorder p="sm" miw={160}>
-      <Text size="xs">
-        {label}
-      </Text>
+      <Text size="xs">{label}</Text>
       <Text size="xl" fw={700}>
         {value}
       </Text>

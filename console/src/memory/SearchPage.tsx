@@ -424,11 +424,7 @@ function MemoriesSearch({
             </Text>
             <Score value={r.similarity} />
           </Group>
-          {r.version ? (
-            <Text size="xs">
-              version {r.version}
-            </Text>
-          ) : null}
+          {r.version ? <Text size="xs">version {r.version}</Text> : null}
         </Paper>
       ))}
     </Panel>
