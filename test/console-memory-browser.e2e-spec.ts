@@ -236,13 +236,18 @@ describe('Console: memory pages in a browser', () => {
     let model: ScriptedProvider;
     beforeAll(async () => {
       model = await ScriptedProvider.start();
-      keel = await startKeel({
-        env: {
-          KEEL_MEMORY_LLM_URL: model.url,
-          KEEL_MEMORY_LLM_MODEL: 'memory-model',
-          KEEL_MEMORY_LLM_API_KEY: 'memory-key',
-        },
-      });
+      // The memory model is read from the process environment when the app is built.
+      const memoryModel = {
+        KEEL_MEMORY_LLM_URL: model.url,
+        KEEL_MEMORY_LLM_MODEL: 'memory-model',
+        KEEL_MEMORY_LLM_API_KEY: 'memory-key',
+      };
+      Object.assign(process.env, memoryModel);
+      try {
+        keel = await startKeel();
+      } finally {
+        for (const name of Object.keys(memoryModel)) delete process.env[name];
+      }
     });
     afterAll(async () => {
       await keel.close();
