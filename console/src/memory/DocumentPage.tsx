@@ -184,6 +184,7 @@ export default function DocumentPage() {
                   <Table.Td>
                     <StatusBadge status={t.status} />
                   </Table.Td>
+                  <Table.Td>memories: {t.dreamingStatus}</Table.Td>
                   <Table.Td>{t.error ?? ''}</Table.Td>
                 </Table.Tr>
               ))}

@@ -277,7 +277,7 @@ export default function DocumentsPage() {
                       {d.title || d.url || d.customId || d.id}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td miw={110}>
                     <StatusBadge status={d.status} />
                     {d.status === 'failed' && d.error && (
                       <Text size="xs" c="red.8" maw={240}>

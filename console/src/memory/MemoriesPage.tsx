@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Background, Controls, MarkerType, ReactFlow, type Edge, type Node } from '@xyflow/react';
+import { Background, Controls, MarkerType, Position, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import { useComputedColorScheme } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
@@ -39,6 +39,8 @@ function graphOf(entries: MemoryEntry[]): { nodes: Node[]; edges: Edge[] } {
       nodes.push({
         id: v.id,
         position: { x: column * 280, y: row * 110 },
+        sourcePosition: Position.Right,
+        targetPosition: Position.Left,
         data: {
           label: `v${v.version}${v.isForgotten ? ' · forgotten' : ''}${v.isLatest ? '' : ' · old'}\n${v.memory}`,
         },
@@ -147,6 +149,7 @@ export default function MemoriesPage() {
                 edges={graph.edges}
                 colorMode={scheme}
                 fitView
+                fitViewOptions={{ maxZoom: 1 }}
                 nodesConnectable={false}
                 proOptions={{ hideAttribution: true }}
               >

@@ -3,7 +3,9 @@ import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title }
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { clearApiKey, probeMemory, storeApiKey } from './memoryApi';
 
-const DocumentsPage = lazy(() => import('./DocumentsPage'));
+// The default page's code loads while the API key probe is in flight, not after it.
+const documentsPageCode = import('./DocumentsPage');
+const DocumentsPage = lazy(() => documentsPageCode);
 const DocumentPage = lazy(() => import('./DocumentPage'));
 const SearchPage = lazy(() => import('./SearchPage'));
 const MemoriesPage = lazy(() => import('./MemoriesPage'));

@@ -60,6 +60,7 @@ export default function PipelinePage() {
       counts.current = { done: 0, failed: 0 };
       setSamples((s) => [...s, sample].slice(-BUCKETS));
     };
+    tick();
     const timer = window.setInterval(tick, BUCKET_MS);
     return () => window.clearInterval(timer);
   }, []);
