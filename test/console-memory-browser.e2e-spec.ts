@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import {
   collectConsoleErrors,
@@ -48,14 +50,29 @@ describe('Console: memory pages in a browser', () => {
     let keel: TestKeel;
     let page: Page;
     let errors: string[];
+    let receiver: Server;
     beforeAll(async () => {
-      keel = await startKeel();
+      // A webhook receiver that is down: its deliveries stay in the outbox, retrying, for the pages to show.
+      receiver = createServer((_, res) => res.writeHead(503).end());
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const webhooks = {
+        KEEL_INGEST_WEBHOOKS: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        KEEL_INGEST_WEBHOOK_ATTEMPTS: '50',
+        KEEL_INGEST_WEBHOOK_BACKOFF_MS: '60000',
+      };
+      Object.assign(process.env, webhooks);
+      try {
+        keel = await startKeel();
+      } finally {
+        for (const name of Object.keys(webhooks)) delete process.env[name];
+      }
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       errors = collectConsoleErrors(page);
     });
     afterAll(async () => {
       await page.close();
       await keel.close();
+      await new Promise((resolve) => receiver.close(resolve));
     });
 
     it('adds a text and a file from the page and shows each reaching done', async () => {
@@ -125,6 +142,7 @@ describe('Console: memory pages in a browser', () => {
         await page.getByRole('link', { name: /aurora|Tromsø/ }).click();
         await page.getByRole('heading', { name: /Chunks \(1\)/ }).waitFor();
         await page.getByText('"source": "console"').waitFor();
+        await page.getByRole('table', { name: 'Webhook deliveries' }).getByText('503').first().waitFor();
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
         await shoot(page, 'document-detail');
       });
@@ -173,7 +191,7 @@ describe('Console: memory pages in a browser', () => {
           await page.getByRole('heading', { name: heading, exact: true }).waitFor();
           if (heading !== 'Pipeline')
             await page.getByRole('table').or(page.getByText('No facts.')).first().waitFor();
-          else await page.getByText('In the pipeline now').waitFor();
+          else await page.getByText(/deliveries waiting or retrying/).waitFor();
           expect(await seriousAccessibilityViolations(page)).toEqual([]);
           await shoot(page, heading.toLowerCase());
         });

@@ -1902,6 +1902,23 @@ export interface paths {
         patch: operations["settings.update"];
         trace?: never;
     };
+    "/v3/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook deliveries waiting or retrying (Keel addition) */
+        get: operations["webhooks.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4511,6 +4528,29 @@ export interface components {
             orgSlug: string;
             /** @description The fields changed, as stored */
             updated: components["schemas"]["SettingsBody"];
+        };
+        WebhookDeliveryView: {
+            id: string;
+            /** @description Receiver URL without user info or query */
+            receiver: string;
+            type: string;
+            documentId: string | null;
+            status: string | null;
+            /** @description Attempts made so far */
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookOutboxResponse: {
+            receivers: string[];
+            maxAttempts: number;
+            /** @description Deliveries in the outbox (matching documentId when given) */
+            total: number;
+            /** @description The oldest 100 */
+            deliveries: components["schemas"]["WebhookDeliveryView"][];
         };
     };
     responses: never;
@@ -8630,6 +8670,44 @@ export interface operations {
                 };
             };
             /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.deliveries": {
+        parameters: {
+            query?: {
+                /** @description Only deliveries about this document */
+                documentId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutboxResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;

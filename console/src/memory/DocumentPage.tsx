@@ -17,6 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import { StatusBadge } from './DocumentsPage';
+import { WebhookDeliveries } from './WebhookDeliveries';
 import {
   memoryErrorText,
   seenTransitions,
@@ -191,6 +192,9 @@ export default function DocumentPage() {
             </Table.Tbody>
           </Table>
         )}
+      </Section>
+      <Section title="Webhook deliveries">
+        <WebhookDeliveries documentId={d.id} />
       </Section>
     </Stack>
   );

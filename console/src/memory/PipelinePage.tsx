@@ -15,6 +15,7 @@ import { Link } from 'react-router-dom';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, unwrap } from '../api/client';
 import { StatusBadge } from './DocumentsPage';
+import { WebhookDeliveries } from './WebhookDeliveries';
 import { memoryErrorText, useDocumentStatusEvents, type DocumentStatusEvent } from './memoryApi';
 
 const BUCKET_MS = 5000;
@@ -152,6 +153,12 @@ export default function PipelinePage() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      </Paper>
+      <Paper withBorder p="md">
+        <Title order={2} size="h4" mb="xs">
+          Webhook outbox
+        </Title>
+        <WebhookDeliveries />
       </Paper>
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="xs">
