@@ -138,6 +138,12 @@ describe('Console: memory pages in a browser', () => {
         await page.getByText('1 document', { exact: true }).waitFor();
         await page.getByRole('link', { name: /aurora|Tromsø/ }).waitFor();
       });
+      await step(page, 'memory-documents-metadata-filter', async () => {
+        await page.getByRole('textbox', { name: 'Metadata', exact: true }).fill('source=elsewhere');
+        await page.getByText('0 documents', { exact: true }).waitFor();
+        await page.getByRole('textbox', { name: 'Metadata', exact: true }).fill('source=console');
+        await page.getByText('1 document', { exact: true }).waitFor();
+      });
       await step(page, 'memory-document-detail', async () => {
         await page.getByRole('link', { name: /aurora|Tromsø/ }).click();
         await page.getByRole('heading', { name: /Chunks \(1\)/ }).waitFor();

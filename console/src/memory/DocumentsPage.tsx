@@ -60,6 +60,8 @@ interface Filters {
   types: string[];
   from: string;
   to: string;
+  /** `key=value` metadata conditions, all of which must hold. */
+  metadata: string;
   sort: 'createdAt' | 'updatedAt';
   order: 'asc' | 'desc';
 }
@@ -70,6 +72,7 @@ const NO_FILTERS: Filters = {
   types: [],
   from: '',
   to: '',
+  metadata: '',
   sort: 'createdAt',
   order: 'desc',
 };
@@ -77,6 +80,11 @@ const NO_FILTERS: Filters = {
 /** The list body for /v3/documents/list: the server filters, sorts and cuts the page, so 100,000 documents stay fast. */
 function listBody(filters: Filters, page: number, limit: number) {
   const nextDay = (day: string) => new Date(Date.parse(day) + 86_400_000).toISOString();
+  const conditions = filters.metadata
+    .split(',')
+    .map((part) => part.split('='))
+    .filter(([key, value]) => key?.trim() && value !== undefined)
+    .map(([key, ...value]) => ({ key: key.trim(), value: value.join('=').trim() }));
   return {
     page,
     limit,
@@ -87,6 +95,7 @@ function listBody(filters: Filters, page: number, limit: number) {
     ...(filters.types.length ? { types: filters.types } : {}),
     ...(filters.from ? { createdAfter: new Date(filters.from).toISOString() } : {}),
     ...(filters.to ? { createdBefore: nextDay(filters.to) } : {}),
+    ...(conditions.length ? { filters: { AND: conditions } } : {}),
   };
 }
 
@@ -178,6 +187,13 @@ export default function DocumentsPage() {
           onChange={(types) => update({ types })}
           clearable
           style={{ flex: '1 1 140px' }}
+        />
+        <TextInput
+          label="Metadata"
+          placeholder="key=value, …"
+          value={filters.metadata}
+          onChange={(e) => update({ metadata: e.currentTarget.value })}
+          style={{ flex: '1 1 160px' }}
         />
         <TextInput
           type="date"

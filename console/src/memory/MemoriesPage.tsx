@@ -17,6 +17,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Background, Controls, MarkerType, Position, ReactFlow, type Edge, type Node } from '@xyflow/react';
 import { useComputedColorScheme } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
+import { useMediaQuery } from '@mantine/hooks';
 import { api, unwrap } from '../api/client';
 import { memoryErrorText, type MemoryEntry, type MemoryVersion } from './memoryApi';
 
@@ -76,6 +77,8 @@ export default function MemoriesPage() {
   const [draft, setDraft] = useState(tag);
   const queryClient = useQueryClient();
   const scheme = useComputedColorScheme('light');
+  // The graph fits itself on mount: a new mount when the layout changes width keeps it in view.
+  const narrow = useMediaQuery('(max-width: 48em)');
   const list = useQuery({
     queryKey: ['memory', 'memories', tag],
     enabled: !!tag,
@@ -145,6 +148,7 @@ export default function MemoriesPage() {
               role="region"
             >
               <ReactFlow
+                key={narrow ? 'narrow' : 'wide'}
                 nodes={graph.nodes}
                 edges={graph.edges}
                 colorMode={scheme}
