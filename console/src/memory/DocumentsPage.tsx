@@ -25,6 +25,7 @@ import { Link } from 'react-router-dom';
 import { api, ApiError, unwrap } from '../api/client';
 import {
   DOCUMENT_TYPES,
+  documentsListKey,
   STATUSES,
   memoryErrorText,
   memoryHeaders,
@@ -85,6 +86,7 @@ function listBody(filters: Filters, page: number, limit: number) {
     .map((part) => part.split('='))
     .filter(([key, value]) => key?.trim() && value !== undefined)
     .map(([key, ...value]) => ({ key: key.trim(), value: value.join('=').trim() }));
+  // Same key order as FIRST_DOCUMENTS_PAGE, whose answer the memory pages' probe has already cached.
   return {
     page,
     limit,
@@ -107,7 +109,7 @@ export default function DocumentsPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const body = listBody(filters, page, limit);
   const list = useQuery({
-    queryKey: ['memory', 'documents', 'list', body],
+    queryKey: documentsListKey(body),
     queryFn: async () => unwrap(await api.POST('/v3/documents/list', { body })) as ListAnswer,
     placeholderData: keepPreviousData,
   });

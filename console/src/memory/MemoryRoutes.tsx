@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { clearApiKey, probeMemory, storeApiKey } from './memoryApi';
 
@@ -22,10 +23,11 @@ const TABS = [
 
 /** The memory part of the console: asks for an API key when the memory surface wants one, then its pages. */
 export default function MemoryRoutes() {
+  const queryClient = useQueryClient();
   const [access, setAccess] = useState<'probing' | 'key' | 'ok'>('probing');
   useEffect(() => {
-    void probeMemory().then((answer) => setAccess(answer === 'ok' ? 'ok' : 'key'));
-  }, []);
+    void probeMemory(queryClient).then((answer) => setAccess(answer === 'ok' ? 'ok' : 'key'));
+  }, [queryClient]);
   if (access === 'probing') return <Loader aria-label="Loading" />;
   if (access === 'key') return <ApiKeyForm onAccepted={() => setAccess('ok')} />;
   return (
@@ -65,6 +67,7 @@ function MemoryTabs() {
 }
 
 function ApiKeyForm({ onAccepted }: { onAccepted: () => void }) {
+  const queryClient = useQueryClient();
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -73,7 +76,7 @@ function ApiKeyForm({ onAccepted }: { onAccepted: () => void }) {
     setBusy(true);
     setError(null);
     storeApiKey(key.trim());
-    const answer = await probeMemory().catch(() => 'unreachable' as const);
+    const answer = await probeMemory(queryClient).catch(() => 'unreachable' as const);
     setBusy(false);
     if (answer === 'ok') return onAccepted();
     clearApiKey();

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { Middleware } from 'openapi-fetch';
 import { api, ApiError, authHeaders, errorMessage } from '../api/client';
 import type { components } from '../api/schema';
@@ -53,9 +54,17 @@ const apiKeyMiddleware: Middleware = {
 };
 api.use(apiKeyMiddleware);
 
-/** Whether the memory surface accepts the console's credentials as they are. */
-export async function probeMemory(): Promise<'ok' | 'unauthorized'> {
-  const { response } = await api.POST('/v3/documents/list', { body: { limit: 1 } });
+/** The documents page's first request (newest first, 25 a page): the probe below asks exactly it. */
+export const FIRST_DOCUMENTS_PAGE = { page: 1, limit: 25, sort: 'createdAt', order: 'desc' } as const;
+export const documentsListKey = (body: object) => ['memory', 'documents', 'list', body];
+
+/**
+ * Whether the memory surface accepts the console's credentials as they are. The probe is the documents
+ * page's first request, and its answer goes into the cache, so the default page shows without another round trip.
+ */
+export async function probeMemory(queryClient: QueryClient): Promise<'ok' | 'unauthorized'> {
+  const { data, response } = await api.POST('/v3/documents/list', { body: FIRST_DOCUMENTS_PAGE });
+  if (data) queryClient.setQueryData(documentsListKey(FIRST_DOCUMENTS_PAGE), data);
   return response.status === 401 ? 'unauthorized' : 'ok';
 }
 
