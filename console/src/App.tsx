@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { clearCredentials, probeAuth } from './api/client';
@@ -8,6 +8,8 @@ import { DashboardPage } from './routing/DashboardPage';
 import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
 import { useEventStream } from './share/useEventStream';
+
+const MemoryRoutes = lazy(() => import('./memory/MemoryRoutes'));
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
 type AuthState = 'probing' | 'login' | 'in' | 'open';
@@ -51,6 +53,14 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
         <Route path="/routing" element={<DashboardPage />} />
         <Route path="/routing/resources" element={<ResourcesPage />} />
         {routingRoutes}
+        <Route
+          path="/memory/*"
+          element={
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <MemoryRoutes />
+            </Suspense>
+          }
+        />
         <Route path="*" element={<Navigate to="/routing" replace />} />
       </Routes>
     </Shell>

@@ -5,6 +5,7 @@ import { DocumentsService } from './documents/documents.service';
 import { FileUploadService } from './documents/file-upload.service';
 import { MemoryChunk } from './documents/memory-chunk.entity';
 import { MemoryDocument, MemoryDocumentFile } from './documents/memory-document.entity';
+import { WebhooksController } from './pipeline/webhooks.controller';
 import { INGESTION_SETTINGS, loadIngestionSettings } from './ingestion-settings';
 import { MemoriesController } from './memories/memories.controller';
 import { MemoriesService } from './memories/memories.service';
@@ -28,7 +29,7 @@ import { IngestionStore } from './store';
 /** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories, profiles and settings. */
 @Module({
   imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry, PipelineWorkerBeat, OrganizationSettings])],
-  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController, SettingsController],
+  controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController, SettingsController, WebhooksController],
   providers: [
     { provide: INGESTION_SETTINGS, useFactory: () => loadIngestionSettings() },
     IngestionStore,

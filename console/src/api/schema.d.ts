@@ -1850,6 +1850,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v4/memories/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a forgotten memory (Keel addition) */
+        post: operations["memories.restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v4/profile/buckets": {
         parameters: {
             query?: never;
@@ -1883,6 +1900,23 @@ export interface paths {
         head?: never;
         /** Change some of the organisation's settings */
         patch: operations["settings.update"];
+        trace?: never;
+    };
+    "/v3/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook deliveries waiting or retrying (Keel addition) */
+        get: operations["webhooks.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -3987,6 +4021,20 @@ export interface components {
             /** @enum {string} */
             order?: "asc" | "desc";
             filepath?: string;
+            /** @description Keel addition: only documents in these statuses */
+            statuses?: ("queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed")[];
+            /** @description Keel addition: only documents of these types (text, webpage, pdf, …) */
+            types?: string[];
+            /**
+             * Format: date-time
+             * @description Keel addition: only documents created at or after this time
+             */
+            createdAfter?: string;
+            /**
+             * Format: date-time
+             * @description Keel addition: only documents created before this time
+             */
+            createdBefore?: string;
         };
         DocumentSummary: {
             id: string;
@@ -4009,6 +4057,8 @@ export interface components {
             updatedAt: string;
             /** @description With includeContent */
             content?: string | null;
+            /** @description Keel addition: why the document failed (failed documents only) */
+            error?: string;
         };
         DocumentPagination: {
             currentPage: number;
@@ -4098,6 +4148,8 @@ export interface components {
             updatedAt: string;
             /** @description With includeContent */
             content?: string | null;
+            /** @description Keel addition: why the document failed (failed documents only) */
+            error?: string;
             /** @description Conversation messages */
             raw: Record<string, never> | null;
             source: string | null;
@@ -4109,8 +4161,6 @@ export interface components {
             taskType: "memory" | "superrag";
             /** @enum {string} */
             dreamingStatus: "dreaming" | "done";
-            /** @description Why the document failed */
-            error?: string;
             /** @description Memories extracted from it */
             memories?: {
                 [key: string]: unknown;
@@ -4333,6 +4383,11 @@ export interface components {
             /** Format: date-time */
             forgetAfter: string | null;
             forgetReason: string | null;
+            /**
+             * @description Keel addition: how this version relates to its parent
+             * @enum {string|null}
+             */
+            relation: "updates" | "extends" | "derives" | null;
         };
         MemoryEntryView: {
             id: string;
@@ -4355,6 +4410,11 @@ export interface components {
             /** Format: date-time */
             forgetAfter: string | null;
             forgetReason: string | null;
+            /**
+             * @description Keel addition: how this version relates to its parent
+             * @enum {string|null}
+             */
+            relation: "updates" | "extends" | "derives" | null;
             /** @description The container tag */
             spaceId: string;
             orgId: string;
@@ -4376,6 +4436,16 @@ export interface components {
         ListMemoriesResponse: {
             memoryEntries: components["schemas"]["MemoryEntryView"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        RestoreMemoryBody: {
+            containerTag: string;
+            /** @description The forgotten memory to restore */
+            id: string;
+        };
+        RestoreMemoryResponse: {
+            id: string;
+            /** @enum {boolean} */
+            forgotten: false;
         };
         UpdateMemoryBody: {
             containerTag: string;
@@ -4474,6 +4544,29 @@ export interface components {
             orgSlug: string;
             /** @description The fields changed, as stored */
             updated: components["schemas"]["SettingsBody"];
+        };
+        WebhookDeliveryView: {
+            id: string;
+            /** @description Receiver URL without user info or query */
+            receiver: string;
+            type: string;
+            documentId: string | null;
+            status: string | null;
+            /** @description Attempts made so far */
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookOutboxResponse: {
+            receivers: string[];
+            maxAttempts: number;
+            /** @description Deliveries in the outbox (matching documentId when given) */
+            total: number;
+            /** @description The oldest 100 */
+            deliveries: components["schemas"]["WebhookDeliveryView"][];
         };
     };
     responses: never;
@@ -8440,6 +8533,61 @@ export interface operations {
             };
         };
     };
+    "memories.restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreMemoryBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreMemoryResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "profile.buckets": {
         parameters: {
             query?: never;
@@ -8538,6 +8686,44 @@ export interface operations {
                 };
             };
             /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.deliveries": {
+        parameters: {
+            query?: {
+                /** @description Only deliveries about this document */
+                documentId?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookOutboxResponse"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;

@@ -20,7 +20,7 @@ const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Resources', to: '/routing/resources', ready: true },
   ...ROUTING_NAVIGATION,
   { label: 'Sessions', to: '/sessions', ready: false },
-  { label: 'Memory', to: '/memory', ready: false },
+  { label: 'Memory', to: '/memory', ready: true },
 ];
 
 export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {

@@ -2,6 +2,14 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { authHeaders } from '../api/client';
 
+export interface ServerEvent {
+  type: string;
+  properties: unknown;
+}
+
+/** Every event of the stream, for pages that apply events themselves (`'server-event'`, a CustomEvent<ServerEvent>). */
+export const serverEvents = new EventTarget();
+
 /**
  * Keeps the query cache fresh from /global/event. EventSource cannot send an Authorization header,
  * so the stream is read with fetch; a dropped stream is reopened after a pause.
@@ -41,13 +49,16 @@ export function useEventStream(): void {
         .map((line) => line.slice(5).trim())
         .join('\n');
       if (!data) return;
-      let type = '';
+      let payload: { type?: string; properties?: unknown } | undefined;
       try {
-        type = (JSON.parse(data) as { type?: string; payload?: { type?: string } }).payload?.type ?? '';
+        payload = (JSON.parse(data) as { payload?: { type?: string; properties?: unknown } }).payload;
       } catch {
         return;
       }
+      const type = payload?.type ?? '';
       if (type === 'server.heartbeat' || type === 'server.connected') return;
+      serverEvents.dispatchEvent(new CustomEvent<ServerEvent>('server-event', { detail: { type, properties: payload?.properties } }));
+      if (type.startsWith('memory.')) return;
       // Routing-manager changes have no event of their own yet; other events refresh the routing queries.
       void queryClient.invalidateQueries({ queryKey: ['routing'] });
     }

@@ -20,7 +20,8 @@ export function documentView(doc: MemoryDocument, options: { content?: boolean; 
     createdAt: iso(doc.createdAt),
     updatedAt: iso(doc.updatedAt),
   };
-  if (options.summaryOnly) return { ...common, ...(options.content ? { content: doc.content ?? null } : {}) };
+  // Lists add why a failed document failed (a Keel addition; absent otherwise).
+  if (options.summaryOnly) return { ...common, ...(doc.error ? { error: doc.error } : {}), ...(options.content ? { content: doc.content ?? null } : {}) };
   return {
     ...common,
     content: doc.content ?? null,
@@ -50,6 +51,8 @@ export function memoryView(m: MemoryEntry): Record<string, unknown> {
     metadata: m.metadata ?? {},
     parentMemoryId: m.parentMemoryId ?? null,
     rootMemoryId: m.rootMemoryId ?? null,
+    // Keel addition: how this version relates to its parent (updates, extends or derives).
+    relation: m.parentMemoryId ? (m.relation ?? 'updates') : null,
     forgetAfter: iso(m.forgetAfter),
     forgetReason: m.forgetReason ?? null,
   };

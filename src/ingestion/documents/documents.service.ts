@@ -352,9 +352,18 @@ export class DocumentsService {
     const sort = check.oneOf(body.sort, ['sort'], ['createdAt', 'updatedAt'] as const) ?? 'createdAt';
     const order = check.oneOf(body.order, ['order'], ['asc', 'desc'] as const) ?? 'desc';
     const filepath = check.string(body.filepath, ['filepath']);
+    // Keel's additions (the console's filters): statuses, types and a creation-date range.
+    const statuses = this.stringList(check, body.statuses, ['statuses'], (v, path) => check.oneOf(v, path, DOCUMENT_STATUSES));
+    const types = this.stringList(check, body.types, ['types'], (v, path) => check.string(v, path, { required: true, min: 1, max: 32 }));
+    const createdAfter = this.isoDate(check, body.createdAfter, ['createdAfter']);
+    const createdBefore = this.isoDate(check, body.createdBefore, ['createdBefore']);
     check.throwIfAny(body);
     const qb = this.documents.createQueryBuilder('d');
-    if (!includeContent) qb.select(['d.id', 'd.customId', 'd.createdAt', 'd.updatedAt', 'd.filepath', 'd.metadata', 'd.status', 'd.summary', 'd.title', 'd.type', 'd.url', 'd.containerTags']);
+    if (!includeContent) qb.select(['d.id', 'd.customId', 'd.createdAt', 'd.updatedAt', 'd.filepath', 'd.metadata', 'd.status', 'd.error', 'd.summary', 'd.title', 'd.type', 'd.url', 'd.containerTags']);
+    if (statuses?.length) qb.andWhere('d.status IN (:...statuses)', { statuses });
+    if (types?.length) qb.andWhere('d.type IN (:...types)', { types });
+    if (createdAfter !== undefined) qb.andWhere('d.createdAt >= :createdAfter', { createdAfter });
+    if (createdBefore !== undefined) qb.andWhere('d.createdAt < :createdBefore', { createdBefore });
     if (tags?.length) qb.andWhere(`(${tags.map((_, i) => `d.container_tags LIKE :tag${i}`).join(' OR ')})`, Object.fromEntries(tags.map((t, i) => [`tag${i}`, `%"${t}"%`])));
     if (filepath) qb.andWhere(filepath.endsWith('/') ? 'd.filepath LIKE :fp' : 'd.filepath = :fp', { fp: filepath.endsWith('/') ? `${filepath}%` : filepath });
     qb.orderBy(sort === 'createdAt' ? 'd.createdAt' : 'd.updatedAt', order === 'asc' ? 'ASC' : 'DESC').addOrderBy('d.id', 'ASC');
@@ -372,6 +381,24 @@ export class DocumentsService {
       memories: docs.map((d) => documentView(d, { content: includeContent, summaryOnly: true })),
       pagination: { currentPage: page, limit, totalItems: total, totalPages: Math.ceil(total / limit) },
     };
+  }
+
+  private stringList<T>(check: Checker, value: unknown, path: string[], item: (v: unknown, path: (string | number)[]) => T | undefined): T[] | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value) || value.length > 20) {
+      check.fail(path, 'must be an array of at most 20 items');
+      return undefined;
+    }
+    return value.map((v, i) => item(v, [...path, i])).filter((v): v is T => v !== undefined);
+  }
+
+  /** An ISO-8601 date as epoch milliseconds (how timestamps are stored). */
+  private isoDate(check: Checker, value: unknown, path: string[]): number | undefined {
+    const text = check.string(value, path, { min: 1, max: 64 });
+    if (text === undefined) return undefined;
+    const ms = Date.parse(text);
+    if (Number.isNaN(ms)) check.fail(path, 'must be an ISO-8601 date');
+    return ms;
   }
 
   /**

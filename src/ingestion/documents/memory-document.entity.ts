@@ -14,6 +14,10 @@ export const UNFINISHED = "status NOT IN ('done', 'failed')";
 @Entity('memory_document')
 @Index('IDX_memory_document_lease', ['leaseUntil'])
 @Index('IDX_memory_document_tag', ['containerTag', 'createdAt'])
+// The documents list sorts by either timestamp and cuts a page: at 100,000 documents a sort of the
+// whole table per page took most of the request.
+@Index('IDX_memory_document_created', ['createdAt'])
+@Index('IDX_memory_document_updated', ['updatedAt'])
 // Only unfinished rows: `GET /v3/documents/processing`, which clients poll while they ingest, counts and
 // lists them without touching finished ones.
 @Index('IDX_memory_document_unfinished', ['createdAt'], { where: UNFINISHED })

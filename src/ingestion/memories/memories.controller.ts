@@ -8,6 +8,8 @@ import {
   ForgetMemoryResponse,
   ListMemoriesBody,
   ListMemoriesResponse,
+  RestoreMemoryBody,
+  RestoreMemoryResponse,
   UpdateMemoryBody,
   UpdateMemoryResponse,
 } from './dto/memory.dto';
@@ -38,6 +40,17 @@ export class MemoriesController {
   @ApiResponse({ status: 200, type: ListMemoriesResponse })
   list(@Body() body: unknown) {
     return this.memories.list(body);
+  }
+
+  @Post('restore')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'memories.restore', summary: 'Restore a forgotten memory (Keel addition)' })
+  @ApiBody({ type: RestoreMemoryBody })
+  @ApiResponse({ status: 200, type: RestoreMemoryResponse })
+  @ApiResponse({ status: 404, type: ErrorBody })
+  @ApiResponse({ status: 409, type: ErrorBody })
+  restore(@Body() body: unknown) {
+    return this.memories.restore(body);
   }
 
   @Patch()

@@ -367,6 +367,18 @@ export class MemoriesService {
     return { id: memory.id, forgotten: true };
   }
 
+  /** `POST /v4/memories/restore` (a Keel addition): undo a forget; a latest version returns to search. */
+  async restore(raw: unknown): Promise<Record<string, unknown>> {
+    const body = objectBody(raw);
+    const memory = await this.select(body, new Checker());
+    if (!memory.isForgotten) throw new ConflictError('Memory is not forgotten');
+    await this.store.transaction(async (q) => {
+      await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = NULL, updated_at = ? WHERE id = ? RETURNING id', [false, Date.now(), memory.id]);
+      if (memory.isLatest) await this.index.indexMemory(q, memory.id);
+    });
+    return { id: memory.id, forgotten: false };
+  }
+
   async byIds(ids: string[]): Promise<MemoryEntry[]> {
     return ids.length ? this.memories.findBy({ id: In(ids) }) : [];
   }

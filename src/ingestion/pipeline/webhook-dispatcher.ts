@@ -75,6 +75,33 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.wake();
   }
 
+  /**
+   * `GET /v3/webhooks/deliveries` (a Keel addition): the outbox, oldest first — deliveries waiting,
+   * in flight or retrying (accepted or given-up ones are gone). Receiver URLs are shown without
+   * credentials or query, which may hold secrets.
+   */
+  async outbox(documentId?: string): Promise<Record<string, unknown>> {
+    const where = documentId ? "WHERE body LIKE ? ESCAPE '!'" : '';
+    const params = documentId ? [`%"id":${JSON.stringify(documentId).replace(/[!%_]/g, '!$&')}%`] : [];
+    const [rows, [{ n }]] = await Promise.all([
+      this.store.query<{ id: string; url: string; body: string; attempts: number; due_at: number | string; last_error: string | null; created_at: number | string }>(
+        `SELECT id, url, body, attempts, due_at, last_error, created_at FROM memory_webhook_delivery ${where} ORDER BY created_at ASC LIMIT 100`,
+        params,
+      ),
+      this.store.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM memory_webhook_delivery ${where}`, params),
+    ]);
+    const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
+    return {
+      receivers: this.settings.webhooks.map(receiverName),
+      maxAttempts: this.settings.webhookAttempts,
+      total: Number(n),
+      deliveries: rows.map((r) => {
+        const event = JSON.parse(r.body) as { type: string; data: { id?: string; status?: string } };
+        return { id: r.id, receiver: receiverName(r.url), type: event.type, documentId: event.data.id ?? null, status: event.data.status ?? null, attempts: r.attempts, nextAttemptAt: iso(r.due_at), lastError: r.last_error, createdAt: iso(r.created_at) };
+      }),
+    };
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
@@ -239,4 +266,14 @@ function retryAfter(header: string | null): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** A receiver URL without user info or query string. */
+function receiverName(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return 'invalid URL';
+  }
 }

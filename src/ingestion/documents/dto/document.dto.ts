@@ -63,6 +63,10 @@ export class ListDocumentsBody {
   @ApiPropertyOptional({ enum: ['createdAt', 'updatedAt'] }) sort?: string;
   @ApiPropertyOptional({ enum: ['asc', 'desc'] }) order?: string;
   @ApiPropertyOptional() filepath?: string;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', enum: ['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed'] }, maxItems: 20, description: 'Keel addition: only documents in these statuses' }) statuses?: string[];
+  @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'Keel addition: only documents of these types (text, webpage, pdf, …)' }) types?: string[];
+  @ApiPropertyOptional({ format: 'date-time', description: 'Keel addition: only documents created at or after this time' }) createdAfter?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Keel addition: only documents created before this time' }) createdBefore?: string;
 }
 
 /** A document as lists show it. */
@@ -81,6 +85,7 @@ export class DocumentSummary {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
   @ApiPropertyOptional({ type: 'string', nullable: true, description: 'With includeContent' }) content?: string | null;
+  @ApiPropertyOptional({ description: 'Keel addition: why the document failed (failed documents only)' }) error?: string;
 }
 
 export class DocumentPagination {
@@ -104,7 +109,6 @@ export class DocumentDetail extends DocumentSummary {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) spatialPoint!: null;
   @ApiProperty({ enum: ['memory', 'superrag'] }) taskType!: string;
   @ApiProperty({ enum: ['dreaming', 'done'] }) dreamingStatus!: string;
-  @ApiPropertyOptional({ description: 'Why the document failed' }) error?: string;
   @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Memories extracted from it' }) memories?: Record<string, unknown>[];
 }
 

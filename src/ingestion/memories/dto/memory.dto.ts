@@ -56,6 +56,7 @@ export class MemoryView {
   @ApiProperty({ type: 'string', nullable: true }) rootMemoryId!: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) forgetAfter!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) forgetReason!: string | null;
+  @ApiProperty({ type: 'string', enum: ['updates', 'extends', 'derives'], nullable: true, description: 'Keel addition: how this version relates to its parent' }) relation!: string | null;
 }
 
 export class MemoryEntryView extends MemoryView {
@@ -111,6 +112,16 @@ export class ForgetMemoryBody {
 export class ForgetMemoryResponse {
   @ApiProperty() id!: string;
   @ApiProperty({ enum: [true] }) forgotten!: true;
+}
+
+export class RestoreMemoryBody {
+  @ApiProperty() containerTag!: string;
+  @ApiProperty({ description: 'The forgotten memory to restore' }) id!: string;
+}
+
+export class RestoreMemoryResponse {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: [false] }) forgotten!: false;
 }
 
 export class ProfileBucketsBody {

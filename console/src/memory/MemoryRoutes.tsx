@@ -1,0 +1,118 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { clearApiKey, probeMemory, storeApiKey } from './memoryApi';
+
+// The default page's code loads while the API key probe is in flight, not after it.
+const documentsPageCode = import('./DocumentsPage');
+const DocumentsPage = lazy(() => documentsPageCode);
+const DocumentPage = lazy(() => import('./DocumentPage'));
+const SearchPage = lazy(() => import('./SearchPage'));
+const MemoriesPage = lazy(() => import('./MemoriesPage'));
+const ProfilesPage = lazy(() => import('./ProfilesPage'));
+const PipelinePage = lazy(() => import('./PipelinePage'));
+
+const TABS = [
+  { value: 'documents', label: 'Documents' },
+  { value: 'search', label: 'Search' },
+  { value: 'memories', label: 'Memories' },
+  { value: 'profiles', label: 'Profiles' },
+  { value: 'pipeline', label: 'Pipeline' },
+];
+
+/** The memory part of the console: asks for an API key when the memory surface wants one, then its pages. */
+export default function MemoryRoutes() {
+  const queryClient = useQueryClient();
+  const [access, setAccess] = useState<'probing' | 'key' | 'ok'>('probing');
+  useEffect(() => {
+    void probeMemory(queryClient).then((answer) => setAccess(answer === 'ok' ? 'ok' : 'key'));
+  }, [queryClient]);
+  if (access === 'probing') return <Loader aria-label="Loading" />;
+  if (access === 'key') return <ApiKeyForm onAccepted={() => setAccess('ok')} />;
+  return (
+    <Stack gap="md">
+      <MemoryTabs />
+      <Suspense fallback={<Loader aria-label="Loading" />}>
+        <Routes>
+          <Route index element={<Navigate to="documents" replace />} />
+          <Route path="documents" element={<DocumentsPage />} />
+          <Route path="documents/:id" element={<DocumentPage />} />
+          <Route path="search" element={<SearchPage />} />
+          <Route path="memories" element={<MemoriesPage />} />
+          <Route path="profiles" element={<ProfilesPage />} />
+          <Route path="pipeline" element={<PipelinePage />} />
+          <Route path="*" element={<Navigate to="documents" replace />} />
+        </Routes>
+      </Suspense>
+    </Stack>
+  );
+}
+
+function MemoryTabs() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const current = location.pathname.split('/')[2] ?? 'documents';
+  return (
+    <Tabs value={current} onChange={(value) => value && void navigate(`/memory/${value}`)}>
+      <Tabs.List aria-label="Memory pages" style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
+        {TABS.map((tab) => (
+          <Tabs.Tab key={tab.value} value={tab.value}>
+            {tab.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+function ApiKeyForm({ onAccepted }: { onAccepted: () => void }) {
+  const queryClient = useQueryClient();
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit() {
+    setBusy(true);
+    setError(null);
+    storeApiKey(key.trim());
+    const answer = await probeMemory(queryClient).catch(() => 'unreachable' as const);
+    setBusy(false);
+    if (answer === 'ok') return onAccepted();
+    clearApiKey();
+    setError(answer === 'unauthorized' ? 'This API key is not accepted.' : 'Keel cannot be reached.');
+  }
+
+  return (
+    <Paper withBorder p="lg" maw={460}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <Title order={1} size="h3">
+            Memory
+          </Title>
+          <Text size="sm">
+            The memory API is protected by API keys (KEEL_API_KEYS). Enter one of them: it is kept in this tab
+            only and sent only to this server.
+          </Text>
+          <PasswordInput
+            label="API key"
+            value={key}
+            onChange={(e) => setKey(e.currentTarget.value)}
+            error={error}
+            required
+            autoFocus
+          />
+          {error === 'Keel cannot be reached.' && <Alert color="red">{error}</Alert>}
+          <Button type="submit" loading={busy}>
+            Use this key
+          </Button>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

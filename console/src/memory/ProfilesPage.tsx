@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Grid,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { api, unwrap } from '../api/client';
+import { memoryErrorText } from './memoryApi';
+
+/** The static and dynamic profile of a container tag, and its most recently changed memories. */
+export default function ProfilesPage() {
+  const [params, setParams] = useSearchParams();
+  const tag = params.get('tag') ?? '';
+  const [draft, setDraft] = useState(tag);
+  const profile = useQuery({
+    queryKey: ['memory', 'profile', tag],
+    enabled: !!tag,
+    queryFn: async () => unwrap(await api.POST('/v4/profile', { body: { containerTag: tag } })),
+  });
+  const recent = useQuery({
+    queryKey: ['memory', 'memories', tag, 'recent'],
+    enabled: !!tag,
+    queryFn: async () =>
+      unwrap(
+        await api.POST('/v4/memories/list', {
+          body: { containerTags: [tag], limit: 10, page: 1, sort: 'updatedAt', order: 'desc' },
+        }),
+      ),
+  });
+
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Profiles
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setParams(draft.trim() ? { tag: draft.trim() } : {});
+        }}
+      >
+        <Group align="end" wrap="wrap">
+          <TextInput
+            label="Container tag"
+            placeholder="user_123"
+            value={draft}
+            onChange={(e) => setDraft(e.currentTarget.value)}
+            style={{ flex: '1 1 220px' }}
+          />
+          <Button type="submit">Show profile</Button>
+        </Group>
+      </form>
+      {profile.isFetching && <Loader aria-label="Loading" />}
+      {profile.error && <Alert color="red">{memoryErrorText(profile.error)}</Alert>}
+      {tag && profile.data && (
+        <Grid>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <Facts title="Static (lasting facts)" facts={profile.data.profile.static ?? []} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <Facts title="Dynamic (recent context)" facts={profile.data.profile.dynamic ?? []} />
+          </Grid.Col>
+          <Grid.Col span={12}>
+            <Paper withBorder p="md">
+              <Title order={2} size="h4" mb="xs">
+                Recently changed
+              </Title>
+              {recent.data?.memoryEntries.length === 0 && <Text size="sm">Nothing yet.</Text>}
+              <List size="sm" spacing={4}>
+                {recent.data?.memoryEntries.map((m) => (
+                  <List.Item key={m.id}>
+                    {new Date(m.updatedAt).toLocaleString('en')} · v{m.version}
+                    {m.isForgotten ? ' · forgotten' : ''} · {m.memory}
+                  </List.Item>
+                ))}
+              </List>
+            </Paper>
+          </Grid.Col>
+        </Grid>
+      )}
+    </Stack>
+  );
+}
+
+function Facts({ title, facts }: { title: string; facts: string[] }) {
+  return (
+    <Paper withBorder p="md" h="100%">
+      <Title order={2} size="h4" mb="xs">
+        {title}
+      </Title>
+      {facts.length === 0 ? (
+        <Text size="sm">No facts.</Text>
+      ) : (
+        <List size="sm" spacing={4}>
+          {facts.map((f, i) => (
+            <List.Item key={i}>{f}</List.Item>
+          ))}
+        </List>
+      )}
+    </Paper>
+  );
+}
