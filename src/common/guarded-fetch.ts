@@ -9,7 +9,16 @@ export class GuardedFetchError extends Error {}
 
 function isPrivateV4(ip: string): boolean {
   const [a, b] = ip.split('.').map(Number);
-  return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168);
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a >= 224 ||
+    (a === 100 && b >= 64 && b < 128) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b < 32) ||
+    (a === 192 && b === 168)
+  );
 }
 
 /** Loopback, private, link-local, unique-local, multicast and unspecified addresses. */
@@ -20,7 +29,13 @@ export function isPrivateAddress(ip: string): boolean {
   const lower = ip.toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (mapped) return isPrivateV4(mapped[1]);
-  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff');
+  return (
+    lower === '::' ||
+    lower === '::1' ||
+    /^f[cd]/.test(lower) ||
+    /^fe[89ab]/.test(lower) ||
+    lower.startsWith('ff')
+  );
 }
 
 export interface FetchLimits {
@@ -37,14 +52,26 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
       if (error) return callback(error, '', 0);
       const list = addresses as unknown as { address: string; family: number }[];
       const refused = !allowPrivate && list.find((a) => isPrivateAddress(a.address));
-      if (refused) return callback(new GuardedFetchError(`Refusing to fetch ${hostname}: it resolves to a private address (${refused.address})`), '', 0);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      if (refused)
+        return callback(
+          new GuardedFetchError(
+            `Refusing to fetch ${hostname}: it resolves to a private address (${refused.address})`,
+          ),
+          '',
+          0,
+        );
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
       callback(null, list[0].address, list[0].family);
     });
   };
 }
 
-function getOnce(url: URL, limits: FetchLimits, accept: string): Promise<{ response: IncomingMessage; body?: Buffer }> {
+function getOnce(
+  url: URL,
+  limits: FetchLimits,
+  accept: string,
+): Promise<{ response: IncomingMessage; body?: Buffer }> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !limits.allowPrivate && isPrivateAddress(host)) {
@@ -52,7 +79,12 @@ function getOnce(url: URL, limits: FetchLimits, accept: string): Promise<{ respo
     }
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', lookup: guardedLookup(limits.allowPrivate), headers: { 'user-agent': 'keel/1', accept }, timeout: limits.timeoutMs },
+      {
+        method: 'GET',
+        lookup: guardedLookup(limits.allowPrivate),
+        headers: { 'user-agent': 'keel/1', accept },
+        timeout: limits.timeoutMs,
+      },
       (response) => {
         const status = response.statusCode ?? 0;
         if (status >= 300 && status < 400 && response.headers.location) {
@@ -73,10 +105,22 @@ function getOnce(url: URL, limits: FetchLimits, accept: string): Promise<{ respo
         response.on('error', reject);
       },
     );
-    const deadline = setTimeout(() => request.destroy(new GuardedFetchError(`Fetching ${url.href} took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    const deadline = setTimeout(
+      () =>
+        request.destroy(
+          new GuardedFetchError(`Fetching ${url.href} took longer than ${limits.timeoutMs} ms`),
+        ),
+      limits.timeoutMs,
+    );
     request.on('close', () => clearTimeout(deadline));
     request.on('timeout', () => request.destroy(new GuardedFetchError(`Fetching ${url.href} timed out`)));
-    request.on('error', (error) => reject(error instanceof GuardedFetchError ? error : new GuardedFetchError(`Fetching ${url.href} failed: ${error.message}`)));
+    request.on('error', (error) =>
+      reject(
+        error instanceof GuardedFetchError
+          ? error
+          : new GuardedFetchError(`Fetching ${url.href} failed: ${error.message}`),
+      ),
+    );
     request.end();
   });
 }
@@ -85,13 +129,19 @@ function getOnce(url: URL, limits: FetchLimits, accept: string): Promise<{ respo
  * GET a URL with size, time and redirect caps and no private addresses (unless `allowPrivate`),
  * every hop checked: for any fetch of a URL a client or an operator named.
  */
-export async function guardedGet(address: string, limits: FetchLimits, accept = '*/*'): Promise<{ url: URL; response: IncomingMessage; body: Buffer }> {
+export async function guardedGet(
+  address: string,
+  limits: FetchLimits,
+  accept = '*/*',
+): Promise<{ url: URL; response: IncomingMessage; body: Buffer }> {
   let url = new URL(address.trim());
   for (let redirects = 0; ; redirects++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new GuardedFetchError(`Unsupported URL scheme ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new GuardedFetchError(`Unsupported URL scheme ${url.protocol}`);
     const { response, body } = await getOnce(url, limits, accept);
     if (body) return { url, response, body };
-    if (redirects >= limits.maxRedirects) throw new GuardedFetchError(`Too many redirects (more than ${limits.maxRedirects})`);
+    if (redirects >= limits.maxRedirects)
+      throw new GuardedFetchError(`Too many redirects (more than ${limits.maxRedirects})`);
     url = new URL(response.headers.location!, url);
   }
 }

@@ -1,7 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import { FetchLimits, GuardedFetchError, guardedGet } from '../../common/guarded-fetch';
-export { isPrivateAddress } from '../../common/guarded-fetch';
-export type { FetchLimits } from '../../common/guarded-fetch';
 import { parse as parseHtml, HTMLElement } from 'node-html-parser';
 
 export interface Extracted {
