@@ -6,6 +6,7 @@ import { LoginPage } from './share/LoginPage';
 import { Shell } from './share/Shell';
 import { DashboardPage } from './routing/DashboardPage';
 import { ResourcesPage } from './routing/ResourcesPage';
+import { PluginHubRoute } from './routing/PluginHubRoute';
 import { useEventStream } from './share/useEventStream';
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
@@ -49,6 +50,7 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
         <Route path="/" element={<Navigate to="/routing" replace />} />
         <Route path="/routing" element={<DashboardPage />} />
         <Route path="/routing/resources" element={<ResourcesPage />} />
+        <Route path="/routing/plugins" element={<PluginHubRoute />} />
         <Route path="*" element={<Navigate to="/routing" replace />} />
       </Routes>
     </Shell>

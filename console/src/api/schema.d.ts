@@ -1098,6 +1098,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["OperationsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/global/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["OperationsController_ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectID}/directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Directories the project is known by (its worktree) */
+        get: operations["project.directories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP resources of connected servers (none: Keel runs no MCP servers) */
+        get: operations["experimental.resource.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Experimental features this server enables */
+        get: operations["experimental.capabilities.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** opencode Console org and the providers it manages (none) */
+        get: operations["experimental.console.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Remote workspaces (none: sessions run in the server’s directories) */
+        get: operations["experimental.workspace.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/workspace/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connection status of each remote workspace (none) */
+        get: operations["experimental.workspace.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/permission/{requestID}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply to a pending permission request (opencode 1.1+ route) */
+        post: operations["permission.reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/middlewares": {
         parameters: {
             query?: never;
@@ -1457,6 +1608,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plugin catalogue (KEEL_PLUGIN_CATALOGUE_URL, else the catalogue bundled with Keel) merged with what the Traefik static configuration declares under experimental.plugins; plugins declared there but absent from the catalogue are listed last. */
+        get: operations["plugins.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/configpath": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Traefik static configuration file the hub edits */
+        get: operations["plugins.configPath"];
+        /** @description Sets and saves (unlike v3, it survives a restart) the Traefik static configuration path: an absolute .yml/.yaml path whose directory exists inside KEEL_ALLOWED_DIRECTORIES; the file itself may not exist yet. */
+        put: operations["plugins.setConfigPath"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Declares experimental.plugins.<key>: {moduleName, version} in the Traefik static configuration (created when absent), written atomically with its comments and other content kept. Installing an installed plugin changes its version. Traefik must be restarted to load it. */
+        post: operations["plugins.install"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Removes the plugin from experimental.plugins (and emptied sections), written atomically. */
+        delete: operations["plugins.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/documents": {
         parameters: {
             query?: never;
@@ -1714,6 +1934,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v3/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's settings */
+        get: operations["settings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change some of the organisation's settings */
+        patch: operations["settings.update"];
         trace?: never;
     };
 }
@@ -3526,6 +3764,17 @@ export interface components {
             token: string;
         };
         Auth: components["schemas"]["OAuth"] | components["schemas"]["ApiAuth"] | components["schemas"]["WellKnownAuth"];
+        ReadinessDto: {
+            /** @description True when the database answers and every migration has run */
+            ready: boolean;
+            /**
+             * @description `ok`, or `unreachable: <reason>`
+             * @example ok
+             */
+            database: string;
+            /** @enum {string} */
+            migrations: "done" | "pending" | "unknown";
+        };
         DefinitionDto: {
             /** @example Authelia */
             name: string;
@@ -3601,10 +3850,33 @@ export interface components {
              */
             priority: number;
         };
+        MiddlewareAssignedDto: {
+            resource_id: string;
+            middleware_id: string;
+            priority: number;
+        };
         AssignMiddlewaresDto: {
             middlewares: components["schemas"]["AssignMiddlewareDto"][];
         };
+        MiddlewareLinkDto: {
+            middleware_id: string;
+            priority: number;
+        };
+        MiddlewaresAssignedDto: {
+            resource_id: string;
+            middlewares: components["schemas"]["MiddlewareLinkDto"][];
+            /** @description Middleware ids that do not exist */
+            skipped: string[];
+        };
+        ResourceServiceDto: {
+            resource_id: string;
+            service: components["schemas"]["DefinitionDto"];
+        };
         AssignServiceDto: {
+            service_id: string;
+        };
+        ServiceAssignedDto: {
+            resource_id: string;
             service_id: string;
         };
         UpdateHttpConfigDto: {
@@ -3614,11 +3886,19 @@ export interface components {
              */
             entrypoints: string;
         };
+        HttpConfigDto: {
+            id: string;
+            entrypoints: string;
+        };
         UpdateTlsConfigDto: {
             /**
              * @description Comma-separated extra certificate domains
              * @example www.example.com
              */
+            tls_domains: string;
+        };
+        TlsConfigDto: {
+            id: string;
             tls_domains: string;
         };
         UpdateTcpConfigDto: {
@@ -3627,6 +3907,12 @@ export interface components {
             tcp_entrypoints?: string;
             /** @description HostSNI(…) rule; empty means HostSNI(`<host>`) */
             tcp_sni_rule?: string;
+        };
+        TcpConfigDto: {
+            id: string;
+            tcp_enabled: boolean;
+            tcp_entrypoints: string;
+            tcp_sni_rule: string;
         };
         UpdateHeadersConfigDto: {
             /**
@@ -3638,13 +3924,26 @@ export interface components {
                 [key: string]: string;
             };
         };
+        HeadersConfigDto: {
+            id: string;
+            custom_headers: {
+                [key: string]: string;
+            };
+        };
         UpdatePriorityConfigDto: {
             /** @example 200 */
             router_priority: number;
         };
-        SetActiveDataSourceDto: {
-            /** @example pangolin */
-            name: string;
+        PriorityConfigDto: {
+            id: string;
+            router_priority: number;
+        };
+        DataSourceListDto: {
+            active_source: string;
+            /** @description Passwords masked */
+            sources: {
+                [key: string]: components["schemas"]["DataSourceDto"];
+            };
         };
         BasicAuthDto: {
             username: string;
@@ -3657,6 +3956,108 @@ export interface components {
             /** @example http://pangolin:3001/api/v1 */
             url: string;
             basic_auth?: components["schemas"]["BasicAuthDto"];
+            /** @description Same as basic_auth (the spelling middleware-manager UIs send); stored and answered as basic_auth */
+            basicAuth?: components["schemas"]["BasicAuthDto"];
+        };
+        ActiveDataSourceDto: {
+            name: string;
+            /** @description Password masked */
+            config: components["schemas"]["DataSourceDto"];
+        };
+        SetActiveDataSourceDto: {
+            /** @example pangolin */
+            name: string;
+        };
+        DataSourceChangedDto: {
+            message: string;
+            name: string;
+            /** @description Password masked */
+            config?: components["schemas"]["DataSourceDto"];
+        };
+        PluginDto: {
+            /** @example GeoBlock */
+            displayName: string;
+            /** @example middleware */
+            type: string;
+            /** @description Icon path as the catalogue gives it (may be empty) */
+            iconPath: string;
+            /**
+             * @description Go module name
+             * @example github.com/PascalMinder/geoblock
+             */
+            import: string;
+            summary: string;
+            author?: string;
+            /**
+             * @description Version the catalogue suggests
+             * @example v0.3.2
+             */
+            version?: string;
+            /** @example Traefik v2.x, v3.x */
+            tested_with?: string;
+            stars?: number;
+            homepage?: string;
+            docs?: string;
+            /** @description Declared under experimental.plugins of the Traefik static configuration */
+            isInstalled: boolean;
+            /** @example v0.3.2 */
+            installedVersion?: string;
+            /**
+             * @description The experimental.plugins key, which a plugin middleware names (Keel)
+             * @example geoblock
+             */
+            key: string;
+            /** @description False for a plugin declared in the file but absent from the catalogue (Keel) */
+            inCatalogue: boolean;
+        };
+        ConfigPathDto: {
+            /**
+             * @description Empty when none is set
+             * @example /etc/traefik/traefik.yml
+             */
+            path: string;
+            /** @description Set when path is empty, or after a change */
+            message?: string;
+        };
+        SetConfigPathDto: {
+            /**
+             * @description Absolute path of a .yml/.yaml file whose directory is inside KEEL_ALLOWED_DIRECTORIES
+             * @example /etc/traefik/traefik.yml
+             */
+            path: string;
+        };
+        RoutingErrorDto: {
+            /** @example 400 */
+            code: number;
+            /** @example path: path is outside the directories this server may use */
+            message: string;
+        };
+        InstallPluginDto: {
+            /** @example github.com/PascalMinder/geoblock */
+            moduleName: string;
+            /**
+             * @description Omitted: the version the catalogue names
+             * @example v0.3.2
+             */
+            version?: string;
+        };
+        PluginChangedDto: {
+            /** @example Plugin github.com/PascalMinder/geoblock configured in traefik.yml. A Traefik restart is required to load the plugin. */
+            message: string;
+            /** @example geoblock */
+            key: string;
+            moduleName: string;
+            /** @example v0.3.2 */
+            version?: string;
+            /** @description The Traefik static configuration file written */
+            path: string;
+        };
+        RemovePluginDto: {
+            /**
+             * @description Module name (or, for an entry declared without one, its experimental.plugins key)
+             * @example github.com/PascalMinder/geoblock
+             */
+            moduleName: string;
         };
         ErrorBody: {
             error: string;
@@ -3696,6 +4097,176 @@ export interface components {
             /** @enum {string} */
             dreaming?: "dynamic" | "instant";
         };
+        BatchItemResult: {
+            /** @description Empty when the item was refused */
+            id: string;
+            /** @description The document status, or `error` */
+            status: string;
+            error?: string;
+            details?: string;
+        };
+        BatchResponse: {
+            /** @description One result per item, in order */
+            results: components["schemas"]["BatchItemResult"][];
+            success: number;
+            failed: number;
+        };
+        ListDocumentsBody: {
+            containerTags?: string[];
+            /** @description Metadata filter {AND|OR: [...]}, or the same as a JSON string */
+            filters?: {
+                [key: string]: unknown;
+            };
+            includeContent?: boolean;
+            limit?: number;
+            page?: number;
+            /** @enum {string} */
+            sort?: "createdAt" | "updatedAt";
+            /** @enum {string} */
+            order?: "asc" | "desc";
+            filepath?: string;
+        };
+        DocumentSummary: {
+            id: string;
+            customId: string | null;
+            connectionId: string | null;
+            title: string | null;
+            summary: string | null;
+            type: string;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            metadata: {
+                [key: string]: unknown;
+            };
+            filepath: string | null;
+            url: string | null;
+            containerTags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description With includeContent */
+            content?: string | null;
+        };
+        DocumentPagination: {
+            currentPage: number;
+            limit: number;
+            totalItems: number;
+            totalPages: number;
+        };
+        ListDocumentsResponse: {
+            /** @description The documents (named `memories` by the reference) */
+            memories: components["schemas"]["DocumentSummary"][];
+            pagination: components["schemas"]["DocumentPagination"];
+        };
+        ProcessingDocument: {
+            id: string;
+            customId: string | null;
+            title: string | null;
+            type: string;
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            containerTags: string[];
+        };
+        ProcessingResponse: {
+            /** @description The oldest 1000 unfinished documents */
+            documents: components["schemas"]["ProcessingDocument"][];
+            totalCount: number;
+        };
+        DeleteBulkBody: {
+            /** @description Ids or customIds */
+            ids?: string[];
+            containerTags?: string[];
+            /** @description A file path, or a folder ending in / */
+            filepath?: string;
+        };
+        DeleteBulkError: {
+            id: string;
+            error: string;
+        };
+        DeleteBulkResponse: {
+            /** @enum {boolean} */
+            success: true;
+            deletedCount: number;
+            errors?: components["schemas"]["DeleteBulkError"][];
+            containerTags?: string[];
+        };
+        DocumentChunk: {
+            id: string;
+            position: number;
+            index: number;
+            content: string;
+            type: string;
+            /** @description {startOffset, endOffset} */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ChunksResponse: {
+            documentId: string;
+            chunks: components["schemas"]["DocumentChunk"][];
+            total: number;
+        };
+        DocumentDetail: {
+            id: string;
+            customId: string | null;
+            connectionId: string | null;
+            title: string | null;
+            summary: string | null;
+            type: string;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            metadata: {
+                [key: string]: unknown;
+            };
+            filepath: string | null;
+            url: string | null;
+            containerTags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description With includeContent */
+            content?: string | null;
+            /** @description Conversation messages */
+            raw: Record<string, never> | null;
+            source: string | null;
+            ogImage: string | null;
+            spatialPoint: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            taskType: "memory" | "superrag";
+            /** @enum {string} */
+            dreamingStatus: "dreaming" | "done";
+            /** @description Why the document failed */
+            error?: string;
+            /** @description Memories extracted from it */
+            memories?: {
+                [key: string]: unknown;
+            }[];
+        };
+        UpdateDocumentBody: {
+            /** @description New content: the document is reprocessed */
+            content?: string;
+            containerTag?: string;
+            containerTags?: string[];
+            customId?: string;
+            filepath?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            taskType?: "memory" | "superrag";
+        };
         ConversationBody: {
             conversationId: string;
             messages: Record<string, never>[];
@@ -3703,6 +4274,344 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        ConversationResponse: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            conversationId: string;
+        };
+        SearchDocumentsBody: {
+            /** @description The query */
+            q: string;
+            containerTag?: string;
+            containerTags?: string[];
+            chunkThreshold?: number;
+            documentThreshold?: number;
+            docId?: string;
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            includeFullDocs?: boolean;
+            includeSummary?: boolean;
+            limit?: number;
+            onlyMatchingChunks?: boolean;
+            rerank?: boolean;
+            rewriteQuery?: boolean;
+        };
+        ChunkHit: {
+            content: string;
+            isRelevant: boolean;
+            score: number;
+        };
+        DocumentHit: {
+            documentId: string;
+            chunks: components["schemas"]["ChunkHit"][];
+            score: number;
+            title: string | null;
+            type: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            content?: string | null;
+            summary?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SearchDocumentsResponse: {
+            results: components["schemas"]["DocumentHit"][];
+            /** @description Milliseconds */
+            timing: number;
+            total: number;
+        };
+        SearchMemoriesBody: {
+            q: string;
+            containerTag?: string;
+            /** @enum {string} */
+            searchMode?: "memories" | "hybrid" | "documents";
+            threshold?: number;
+            limit?: number;
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @description {documents?, relatedMemories?, summaries?, forgottenMemories?, chunks?} */
+            include?: {
+                [key: string]: unknown;
+            };
+            aggregate?: boolean;
+            rerank?: boolean;
+            rewriteQuery?: boolean;
+        };
+        MemoryHit: {
+            id: string;
+            /** @description The memory (memory results) */
+            memory?: string;
+            /** @description The chunk (document results of hybrid/documents mode) */
+            chunk?: string;
+            similarity: number;
+            version?: number | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description {parents?, children?, related?} */
+            context?: {
+                [key: string]: unknown;
+            };
+            documents?: {
+                [key: string]: unknown;
+            }[];
+        };
+        SearchMemoriesResponse: {
+            results: components["schemas"]["MemoryHit"][];
+            /** @description Milliseconds */
+            timing: number;
+            total: number;
+        };
+        ProfileBody: {
+            containerTag: string;
+            /** @description Also search the memories of the tag */
+            q?: string;
+            threshold?: number;
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @description Parts of the profile to answer (default static and dynamic) */
+            include?: ("static" | "dynamic" | "buckets")[];
+            /** @description Bucket keys to sort the facts into */
+            buckets?: string[];
+        };
+        Profile: {
+            /** @description Lasting facts */
+            static?: string[];
+            /** @description Recent facts */
+            dynamic?: string[];
+            buckets?: {
+                [key: string]: string[];
+            };
+        };
+        ProfileResponse: {
+            profile: components["schemas"]["Profile"];
+            searchResults?: components["schemas"]["SearchMemoriesResponse"];
+        };
+        NewMemory: {
+            content: string;
+            isStatic?: boolean;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date-time
+             * @description Forget the memory after this time
+             */
+            forgetAfter?: string;
+            forgetReason?: string;
+        };
+        CreateMemoriesBody: {
+            containerTag: string;
+            memories: components["schemas"]["NewMemory"][];
+        };
+        CreatedMemory: {
+            id: string;
+            memory: string;
+            isStatic: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CreateMemoriesResponse: {
+            documentId: string | null;
+            memories: components["schemas"]["CreatedMemory"][];
+        };
+        ListMemoriesBody: {
+            containerTag?: string;
+            containerTags?: string[];
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @default 10 */
+            limit: number;
+            /** @default 1 */
+            page: number;
+            /** @enum {string} */
+            sort?: "createdAt" | "updatedAt";
+            /** @enum {string} */
+            order?: "asc" | "desc";
+        };
+        MemoryView: {
+            id: string;
+            memory: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            isLatest: boolean;
+            isForgotten: boolean;
+            isStatic: boolean;
+            isInference: boolean;
+            version: number;
+            sourceCount: number;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+        };
+        MemoryEntryView: {
+            id: string;
+            memory: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            isLatest: boolean;
+            isForgotten: boolean;
+            isStatic: boolean;
+            isInference: boolean;
+            version: number;
+            sourceCount: number;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            /** @description The container tag */
+            spaceId: string;
+            orgId: string;
+            memoryRelations: {
+                [key: string]: string;
+            };
+            temporalContext: {
+                [key: string]: unknown;
+            } | null;
+            history: components["schemas"]["MemoryView"][];
+            documentIds: string[];
+        };
+        Pagination: {
+            currentPage: number;
+            limit: number;
+            totalItems: number;
+            totalPages: number;
+        };
+        ListMemoriesResponse: {
+            memoryEntries: components["schemas"]["MemoryEntryView"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        UpdateMemoryBody: {
+            containerTag: string;
+            newContent: string;
+            /** @description The memory to update (or `content`) */
+            id?: string;
+            /** @description The current text of the memory to update (or `id`) */
+            content?: string;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            forgetAfter?: string | null;
+            forgetReason?: string | null;
+        };
+        UpdateMemoryResponse: {
+            id: string;
+            memory: string;
+            version: number;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ForgetMemoryBody: {
+            containerTag: string;
+            /** @description The memory to forget (or `content`) */
+            id?: string;
+            /** @description Its exact text (or `id`) */
+            content?: string;
+            reason?: string;
+        };
+        ForgetMemoryResponse: {
+            id: string;
+            /** @enum {boolean} */
+            forgotten: true;
+        };
+        ProfileBucketsBody: {
+            containerTag: string;
+        };
+        ProfileBucket: {
+            key: string;
+            description: string;
+        };
+        ProfileBucketsResponse: {
+            buckets: components["schemas"]["ProfileBucket"][];
+        };
+        SettingsBody: {
+            /** @description Upper bound of a chunk in characters; null is the default (1000) */
+            chunkSize?: number | null;
+            shouldLLMFilter?: Record<string, never> | null;
+            filterPrompt?: Record<string, never> | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            includeItems?: (string | string[]) | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            excludeItems?: (string | string[]) | null;
+            githubClientId?: Record<string, never> | null;
+            githubCustomKeyEnabled?: Record<string, never> | null;
+            googleDriveClientId?: Record<string, never> | null;
+            googleDriveCustomKeyEnabled?: Record<string, never> | null;
+            notionClientId?: Record<string, never> | null;
+            notionCustomKeyEnabled?: Record<string, never> | null;
+            onedriveClientId?: Record<string, never> | null;
+            onedriveCustomKeyEnabled?: Record<string, never> | null;
+        };
+        UpdateSettingsBody: {
+            /** @description -1 or null for the default, else 100 to 20000 characters */
+            chunkSize?: number | null;
+            shouldLLMFilter?: Record<string, never> | null;
+            filterPrompt?: Record<string, never> | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            includeItems?: (string | string[]) | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            excludeItems?: (string | string[]) | null;
+            githubClientId?: Record<string, never> | null;
+            githubCustomKeyEnabled?: Record<string, never> | null;
+            googleDriveClientId?: Record<string, never> | null;
+            googleDriveCustomKeyEnabled?: Record<string, never> | null;
+            notionClientId?: Record<string, never> | null;
+            notionCustomKeyEnabled?: Record<string, never> | null;
+            onedriveClientId?: Record<string, never> | null;
+            onedriveCustomKeyEnabled?: Record<string, never> | null;
+            githubClientSecret?: Record<string, never> | null;
+            googleDriveClientSecret?: Record<string, never> | null;
+            notionClientSecret?: Record<string, never> | null;
+            onedriveClientSecret?: Record<string, never> | null;
+        };
+        SettingsUpdateResponse: {
+            orgId: string;
+            orgSlug: string;
+            /** @description The fields changed, as stored */
+            updated: components["schemas"]["SettingsBody"];
         };
     };
     responses: never;
@@ -5987,6 +6896,211 @@ export interface operations {
             };
         };
     };
+    OperationsController_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    OperationsController_ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+            /** @description Not ready: the fields say why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+        };
+    };
+    "project.directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        directory: string;
+                    }[];
+                };
+            };
+        };
+    };
+    "experimental.resource.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: Record<string, never>;
+                    };
+                };
+            };
+        };
+    };
+    "experimental.capabilities.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        backgroundSubagents: boolean;
+                    };
+                };
+            };
+        };
+    };
+    "experimental.console.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consoleManagedProviders: string[];
+                        activeOrgName?: string;
+                        switchableOrgCount: number;
+                    };
+                };
+            };
+        };
+    };
+    "experimental.workspace.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+        };
+    };
+    "experimental.workspace.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+        };
+    };
+    "permission.reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    reply: "once" | "always" | "reject";
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The reply was recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+        };
+    };
     "middlewares.list": {
         parameters: {
             query?: never;
@@ -6287,7 +7401,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MiddlewareAssignedDto"];
+                };
             };
         };
     };
@@ -6310,7 +7426,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MiddlewaresAssignedDto"];
+                };
             };
         };
     };
@@ -6347,12 +7465,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {resource_id, service: {id, name, type, config}} */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ResourceServiceDto"];
+                };
             };
         };
     };
@@ -6375,7 +7494,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ServiceAssignedDto"];
+                };
             };
         };
     };
@@ -6419,7 +7540,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HttpConfigDto"];
+                };
             };
         };
     };
@@ -6442,7 +7565,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TlsConfigDto"];
+                };
             };
         };
     };
@@ -6465,7 +7590,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TcpConfigDto"];
+                };
             };
         };
     };
@@ -6488,7 +7615,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HeadersConfigDto"];
+                };
             };
         };
     };
@@ -6511,7 +7640,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PriorityConfigDto"];
+                };
             };
         };
     };
@@ -6528,7 +7659,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceListDto"];
+                };
             };
         };
     };
@@ -6545,7 +7678,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ActiveDataSourceDto"];
+                };
             };
         };
     };
@@ -6566,7 +7701,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceChangedDto"];
+                };
             };
         };
     };
@@ -6589,7 +7726,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceChangedDto"];
+                };
             };
         };
     };
@@ -6612,7 +7751,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceChangedDto"];
+                };
             };
         };
     };
@@ -6672,6 +7813,171 @@ export interface operations {
                         /** @example ok */
                         status?: string;
                     };
+                };
+            };
+        };
+    };
+    "plugins.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description `remote` (the configured catalogue URL) or `bundled` (the copy shipped with Keel) */
+                    "X-Plugin-Catalogue-Source"?: "remote" | "bundled";
+                    /** @description Why the configured catalogue URL was not used, when it failed */
+                    "X-Plugin-Catalogue-Problem"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginDto"][];
+                };
+            };
+        };
+    };
+    "plugins.configPath": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigPathDto"];
+                };
+            };
+        };
+    };
+    "plugins.setConfigPath": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetConfigPathDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigPathDto"];
+                };
+            };
+            /** @description The message names the field (path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+        };
+    };
+    "plugins.install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallPluginDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginChangedDto"];
+                };
+            };
+            /** @description Bad moduleName or version, or no/unusable configuration path (path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+            /** @description The static configuration is not a valid YAML mapping; it is left untouched */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+        };
+    };
+    "plugins.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemovePluginDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginChangedDto"];
+                };
+            };
+            /** @description Bad moduleName, or no/unusable configuration path (path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+            /** @description No such file, or the plugin is not declared in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+            /** @description The static configuration is not a valid YAML mapping */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
                 };
             };
         };
@@ -6783,7 +8089,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["BatchResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6812,13 +8120,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ListDocumentsBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListDocumentsResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6853,7 +8167,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProcessingResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6882,13 +8198,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteBulkBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DeleteBulkResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6921,6 +8243,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChunksResponse"];
+                };
+            };
             /** @description Invalid request parameters */
             400: {
                 headers: {
@@ -6960,6 +8290,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentDetail"];
+                };
+            };
             /** @description Invalid request parameters */
             400: {
                 headers: {
@@ -6999,6 +8337,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request parameters */
             400: {
                 headers: {
@@ -7036,7 +8381,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDocumentBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -7079,6 +8428,14 @@ export interface operations {
             };
         };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,13 +8453,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchDocumentsBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchDocumentsResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7129,13 +8492,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchMemoriesBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchMemoriesResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7162,13 +8531,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7195,13 +8570,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMemoriesBody"];
+            };
+        };
         responses: {
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateMemoriesResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7228,8 +8609,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgetMemoryBody"];
+            };
+        };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgetMemoryResponse"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7271,8 +8664,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemoryBody"];
+            };
+        };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateMemoryResponse"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7306,13 +8711,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListMemoriesBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListMemoriesResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7339,13 +8750,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileBucketsBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProfileBucketsResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7355,6 +8772,75 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "settings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsUpdateResponse"];
+                };
+            };
+            /** @description Unknown or invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
             401: {
                 headers: {
                     [name: string]: unknown;
