@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import {
   chmodSync,
+  rmSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -283,6 +284,7 @@ describe('Plugin Hub: configuration path, install and remove', () => {
       [{ path: join(dir, 'missing-dir', 'traefik.yml') }, 'path: path does not exist or is not a directory'],
       [{ path: join(dir, 'a-directory.yml') }, 'path: path exists and is not a regular file'],
       [{ path: `${dir}/x\u0000.yml` }, 'path: must not contain NUL'],
+      [{ path: join(dir, `${'x'.repeat(300)}.yml`) }, 'path: path is too long'],
     ];
     for (const [body, message] of cases)
       expectRoutingError(await api('PUT', '/api/plugins/configpath', body), 400, message);
@@ -532,15 +534,35 @@ describe('Plugin Hub: configuration path, install and remove', () => {
     expect(existsSync(fresh)).toBe(true);
   });
 
+  it('answers 409, not 500, when the file cannot be written (its directory was removed since)', async () => {
+    const gone = join(dir, 'gone');
+    mkdirSync(gone);
+    expect((await api('PUT', '/api/plugins/configpath', { path: join(gone, 'traefik.yml') })).status).toBe(
+      200,
+    );
+    rmSync(gone, { recursive: true });
+    expectRoutingError(
+      await api('POST', '/api/plugins/install', {
+        moduleName: 'github.com/PascalMinder/geoblock',
+        version: 'v0.3.2',
+      }),
+      409,
+      'its directory no longer exists',
+    );
+    expect(
+      (await api('PUT', '/api/plugins/configpath', { path: join(dir, 'new', 'traefik.yaml') })).status,
+    ).toBe(200);
+  });
+
   it('keeps the path across a restart, and documents every route in /doc', async () => {
-    await keel.keel.app.close();
-    const again = await startKeel({ reuse: keel });
-    // The restarted server is the one afterAll closes (and whose data it then removes).
-    keel.keel = again.keel;
-    api = routingApi(again.url);
-    expect((await api('GET', '/api/plugins/configpath')).body).toEqual({
-      path: join(dir, 'new', 'traefik.yaml'),
-    });
+    const restarted = await startKeel({ reuse: keel });
+    try {
+      expect((await routingApi(restarted.url)('GET', '/api/plugins/configpath')).body).toEqual({
+        path: join(dir, 'new', 'traefik.yaml'),
+      });
+    } finally {
+      await restarted.close();
+    }
     const doc = (await api('GET', '/doc')).body;
     expect(doc.paths['/api/plugins'].get.operationId).toBe('plugins.list');
     expect(doc.paths['/api/plugins/configpath'].get.operationId).toBe('plugins.configPath');

@@ -84,6 +84,8 @@ export class PluginsService {
     if (!isAbsolute(value)) throw refuse('path must be an absolute path');
     const path = normalize(value);
     if (path === '/' || path.endsWith('/')) throw refuse('path must name a file, not a directory');
+    if (Buffer.byteLength(path) > 4000 || Buffer.byteLength(basename(path)) > 255)
+      throw refuse('path is too long');
     if (!['.yml', '.yaml'].includes(extname(path).toLowerCase()))
       throw refuse('path must name a YAML file (.yml or .yaml): Keel edits YAML static configurations only');
     const directory = await this.allowed.real(dirname(path), 'path', value);

@@ -4,6 +4,23 @@ import { basename, dirname, join } from 'node:path';
 import { Document, isMap, parseDocument, YAMLMap } from 'yaml';
 import { ConflictError } from '../common/errors';
 
+/** File-system refusals that come from the chosen file or its directory, not from a fault of the server. */
+const REFUSALS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOENT: 'its directory no longer exists',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+function refusal(error: unknown, action: string, file: string): unknown {
+  const reason = REFUSALS[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason
+    ? new ConflictError(`Keel cannot ${action} the Traefik static configuration ${file}: ${reason}`)
+    : error;
+}
+
 /** A plugin declared under `experimental.plugins.<key>` of Traefik's static configuration. */
 export interface DeclaredPlugin {
   key: string;
@@ -45,7 +62,7 @@ export class TraefikStaticConfig {
       if (code === 'ENOENT') existed = false;
       else if (code === 'EISDIR')
         throw new ConflictError(`The Traefik static configuration path ${file} is a directory`);
-      else throw error;
+      else throw refusal(error, 'read', file);
     }
     const document = parseDocument(text);
     if (document.errors.length) {
@@ -113,7 +130,9 @@ export class TraefikStaticConfig {
 
   /** Writes a temporary file beside the target, then renames it over: readers see the old or the new file, never half. */
   async write(): Promise<void> {
-    const mode = this.existed ? (await stat(this.file)).mode & 0o777 : 0o644;
+    const mode = this.existed
+      ? ((await stat(this.file).catch(() => undefined))?.mode ?? 0o644) & 0o777
+      : 0o644;
     const temp = join(
       dirname(this.file),
       `.${basename(this.file)}.keel-${randomBytes(6).toString('hex')}.tmp`,
@@ -124,7 +143,7 @@ export class TraefikStaticConfig {
       await rename(temp, this.file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
-      throw error;
+      throw refusal(error, 'write', this.file);
     }
   }
 }
