@@ -7,6 +7,7 @@ import { Shell } from './share/Shell';
 import { DashboardPage } from './routing/DashboardPage';
 import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
+import { PluginHubRoute } from './routing/PluginHubRoute';
 import { useEventStream } from './share/useEventStream';
 
 const MemoryRoutes = lazy(() => import('./memory/MemoryRoutes'));
@@ -61,6 +62,7 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
             </Suspense>
           }
         />
+        <Route path="/routing/plugins" element={<PluginHubRoute />} />
         <Route path="*" element={<Navigate to="/routing" replace />} />
       </Routes>
     </Shell>

@@ -14,6 +14,9 @@ import { RoutingResource } from './resource.entity';
 import { ResourceWatcher } from './resource-watcher.service';
 import { ResourcesController } from './resources.controller';
 import { ResourcesService } from './resources.service';
+import { PluginCatalogue } from './plugin-catalogue.service';
+import { PluginsController } from './plugins.controller';
+import { PluginsService } from './plugins.service';
 import { RoutingEvents } from './routing-events';
 import { RoutingService } from './service.entity';
 import { TraefikConfigController } from './traefik-config.controller';
@@ -36,6 +39,7 @@ import { TraefikConfigService } from './traefik-config.service';
     ResourcesController,
     DataSourcesController,
     TraefikConfigController,
+    PluginsController,
   ],
   providers: [
     {
@@ -50,6 +54,8 @@ import { TraefikConfigService } from './traefik-config.service';
     ResourcesService,
     ResourceWatcher,
     TraefikConfigService,
+    PluginCatalogue,
+    PluginsService,
   ],
   exports: [ResourceWatcher, TraefikConfigService],
 })

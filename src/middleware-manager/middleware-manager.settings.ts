@@ -17,6 +17,10 @@ export interface RoutingSettings {
   pangolinUrl?: string;
   traefikUrl?: string;
   fetchTimeoutMs: number;
+  /** Plugin Hub catalogue URL (v3's `PLUGINS_JSON_URL`); unset: the catalogue bundled with Keel. */
+  pluginCatalogueUrl?: string;
+  /** Traefik static configuration file the Plugin Hub edits, until one is set through the API. */
+  traefikStaticConfigPath?: string;
 }
 
 export const ROUTING_SETTINGS = Symbol('ROUTING_SETTINGS');
@@ -64,5 +68,7 @@ export function loadRoutingSettings(env: NodeJS.ProcessEnv, dataDir: string): Ro
     pangolinUrl: pick('KEEL_MM_PANGOLIN_URL', 'PANGOLIN_API_URL'),
     traefikUrl: pick('KEEL_MM_TRAEFIK_URL', 'TRAEFIK_API_URL'),
     fetchTimeoutMs: seconds(pick('KEEL_MM_FETCH_TIMEOUT_SECONDS'), 5, 'KEEL_MM_FETCH_TIMEOUT_SECONDS'),
+    pluginCatalogueUrl: pick('KEEL_PLUGIN_CATALOGUE_URL', 'PLUGINS_JSON_URL'),
+    traefikStaticConfigPath: pick('KEEL_MM_TRAEFIK_STATIC_CONFIG_PATH', 'TRAEFIK_STATIC_CONFIG_PATH'),
   };
 }

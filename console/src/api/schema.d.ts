@@ -1608,6 +1608,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The plugin catalogue (KEEL_PLUGIN_CATALOGUE_URL, else the catalogue bundled with Keel) merged with what the Traefik static configuration declares under experimental.plugins; plugins declared there but absent from the catalogue are listed last. */
+        get: operations["plugins.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/configpath": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The Traefik static configuration file the hub edits */
+        get: operations["plugins.configPath"];
+        /** @description Sets and saves (unlike v3, it survives a restart) the Traefik static configuration path: an absolute .yml/.yaml path whose directory exists inside KEEL_ALLOWED_DIRECTORIES; the file itself may not exist yet. */
+        put: operations["plugins.setConfigPath"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Declares experimental.plugins.<key>: {moduleName, version} in the Traefik static configuration (created when absent), written atomically with its comments and other content kept. Installing an installed plugin changes its version. Traefik must be restarted to load it. */
+        post: operations["plugins.install"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Removes the plugin from experimental.plugins (and emptied sections), written atomically. */
+        delete: operations["plugins.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/documents": {
         parameters: {
             query?: never;
@@ -3954,6 +4023,91 @@ export interface components {
             name: string;
             /** @description Password masked */
             config?: components["schemas"]["DataSourceDto"];
+        };
+        PluginDto: {
+            /** @example GeoBlock */
+            displayName: string;
+            /** @example middleware */
+            type: string;
+            /** @description Icon path as the catalogue gives it (may be empty) */
+            iconPath: string;
+            /**
+             * @description Go module name
+             * @example github.com/PascalMinder/geoblock
+             */
+            import: string;
+            summary: string;
+            author?: string;
+            /**
+             * @description Version the catalogue suggests
+             * @example v0.3.2
+             */
+            version?: string;
+            /** @example Traefik v2.x, v3.x */
+            tested_with?: string;
+            stars?: number;
+            homepage?: string;
+            docs?: string;
+            /** @description Declared under experimental.plugins of the Traefik static configuration */
+            isInstalled: boolean;
+            /** @example v0.3.2 */
+            installedVersion?: string;
+            /**
+             * @description The experimental.plugins key, which a plugin middleware names (Keel)
+             * @example geoblock
+             */
+            key: string;
+            /** @description False for a plugin declared in the file but absent from the catalogue (Keel) */
+            inCatalogue: boolean;
+        };
+        ConfigPathDto: {
+            /**
+             * @description Empty when none is set
+             * @example /etc/traefik/traefik.yml
+             */
+            path: string;
+            /** @description Set when path is empty, or after a change */
+            message?: string;
+        };
+        SetConfigPathDto: {
+            /**
+             * @description Absolute path of a .yml/.yaml file whose directory is inside KEEL_ALLOWED_DIRECTORIES
+             * @example /etc/traefik/traefik.yml
+             */
+            path: string;
+        };
+        RoutingErrorDto: {
+            /** @example 400 */
+            code: number;
+            /** @example path: path is outside the directories this server may use */
+            message: string;
+        };
+        InstallPluginDto: {
+            /** @example github.com/PascalMinder/geoblock */
+            moduleName: string;
+            /**
+             * @description Omitted: the version the catalogue names
+             * @example v0.3.2
+             */
+            version?: string;
+        };
+        PluginChangedDto: {
+            /** @example Plugin github.com/PascalMinder/geoblock configured in traefik.yml. A Traefik restart is required to load the plugin. */
+            message: string;
+            /** @example geoblock */
+            key: string;
+            moduleName: string;
+            /** @example v0.3.2 */
+            version?: string;
+            /** @description The Traefik static configuration file written */
+            path: string;
+        };
+        RemovePluginDto: {
+            /**
+             * @description Module name (or, for an entry declared without one, its experimental.plugins key)
+             * @example github.com/PascalMinder/geoblock
+             */
+            moduleName: string;
         };
         ErrorBody: {
             error: string;
@@ -7768,6 +7922,171 @@ export interface operations {
                         /** @example ok */
                         status?: string;
                     };
+                };
+            };
+        };
+    };
+    "plugins.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description `remote` (the configured catalogue URL) or `bundled` (the copy shipped with Keel) */
+                    "X-Plugin-Catalogue-Source"?: "remote" | "bundled";
+                    /** @description Why the configured catalogue URL was not used, when it failed */
+                    "X-Plugin-Catalogue-Problem"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginDto"][];
+                };
+            };
+        };
+    };
+    "plugins.configPath": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigPathDto"];
+                };
+            };
+        };
+    };
+    "plugins.setConfigPath": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetConfigPathDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigPathDto"];
+                };
+            };
+            /** @description The message names the field (path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+        };
+    };
+    "plugins.install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallPluginDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginChangedDto"];
+                };
+            };
+            /** @description Bad moduleName or version, or no/unusable configuration path (path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+            /** @description The static configuration is not a valid YAML mapping; it is left untouched */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+        };
+    };
+    "plugins.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemovePluginDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginChangedDto"];
+                };
+            };
+            /** @description Bad moduleName, or no/unusable configuration path (path) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+            /** @description No such file, or the plugin is not declared in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+            /** @description The static configuration is not a valid YAML mapping */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingErrorDto"];
                 };
             };
         };

@@ -19,6 +19,7 @@ const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Routing dashboard', to: '/routing', ready: true },
   { label: 'Resources', to: '/routing/resources', ready: true },
   ...ROUTING_NAVIGATION,
+  { label: 'Plugin Hub', to: '/routing/plugins', ready: true },
   { label: 'Sessions', to: '/sessions', ready: false },
   { label: 'Memory', to: '/memory', ready: true },
 ];

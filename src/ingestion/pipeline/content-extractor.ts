@@ -1,9 +1,5 @@
-import { lookup } from 'node:dns';
-import { request as httpRequest, IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import type { LookupFunction } from 'node:net';
+import { FetchLimits, GuardedFetchError, guardedGet } from '../../common/guarded-fetch';
 import { parse as parseHtml, HTMLElement } from 'node-html-parser';
 
 export interface Extracted {
@@ -19,22 +15,6 @@ const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
 
 export function isUrl(content: string): boolean {
   return URL_PATTERN.test(content.trim());
-}
-
-function isPrivateV4(ip: string): boolean {
-  const [a, b] = ip.split('.').map(Number);
-  return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168);
-}
-
-/** Loopback, private, link-local, unique-local, multicast and unspecified addresses. */
-export function isPrivateAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) return isPrivateV4(ip);
-  if (family !== 6) return true;
-  const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return isPrivateV4(mapped[1]);
-  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff');
 }
 
 const HTML_DROP = 'script, style, noscript, template, svg, nav, header, footer, aside, form, iframe, button';
@@ -163,81 +143,16 @@ export async function extractFile(data: Buffer, name: string | null, mime: strin
   }
 }
 
-export interface FetchLimits {
-  maxBytes: number;
-  timeoutMs: number;
-  maxRedirects: number;
-  allowPrivate: boolean;
-}
-
-/** DNS lookup that refuses private answers, so the address checked is the address connected to. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as unknown as { address: string; family: number }[];
-      const refused = !allowPrivate && list.find((a) => isPrivateAddress(a.address));
-      if (refused) return callback(new ExtractionError(`Refusing to fetch ${hostname}: it resolves to a private address (${refused.address})`), '', 0);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
-  };
-}
-
-function getOnce(url: URL, limits: FetchLimits): Promise<{ response: IncomingMessage; body?: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !limits.allowPrivate && isPrivateAddress(host)) {
-      return reject(new ExtractionError(`Refusing to fetch ${url.host}: private address`));
-    }
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      { method: 'GET', lookup: guardedLookup(limits.allowPrivate), headers: { 'user-agent': 'keel-ingest/1', accept: 'text/html,application/pdf,text/*,*/*;q=0.5' }, timeout: limits.timeoutMs },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400 && response.headers.location) {
-          response.resume();
-          return resolve({ response });
-        }
-        const parts: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limits.maxBytes) {
-            request.destroy(new ExtractionError(`Fetched content exceeds ${limits.maxBytes} bytes`));
-            return;
-          }
-          parts.push(chunk);
-        });
-        response.on('end', () => resolve({ response, body: Buffer.concat(parts) }));
-        response.on('error', reject);
-      },
-    );
-    const deadline = setTimeout(() => request.destroy(new ExtractionError(`Fetching ${url.href} took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
-    request.on('close', () => clearTimeout(deadline));
-    request.on('timeout', () => request.destroy(new ExtractionError(`Fetching ${url.href} timed out`)));
-    request.on('error', (error) => reject(error instanceof ExtractionError ? error : new ExtractionError(`Fetching ${url.href} failed: ${error.message}`)));
-    request.end();
-  });
-}
-
 /** Fetch a URL with size, time and redirect caps and no private addresses, then extract its text. */
 export async function extractUrl(address: string, limits: FetchLimits): Promise<Extracted & { url: string }> {
-  let url = new URL(address.trim());
-  for (let redirects = 0; ; redirects++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ExtractionError(`Unsupported URL scheme ${url.protocol}`);
-    const { response, body } = await getOnce(url, limits);
-    const status = response.statusCode ?? 0;
-    if (!body) {
-      if (redirects >= limits.maxRedirects) throw new ExtractionError(`Too many redirects (more than ${limits.maxRedirects})`);
-      url = new URL(response.headers.location!, url);
-      continue;
-    }
-    if (status >= 400) throw new ExtractionError(`Fetching ${url.href} answered HTTP ${status}`);
-    const mime = String(response.headers['content-type'] ?? '').split(';')[0].trim() || null;
-    const name = url.pathname.split('/').pop() || null;
-    const kind = fileKind(name, mime, null, body.subarray(0, 4096));
-    const extracted = kind === 'html' || kind === 'unsupported' && looksLikeHtml(body.toString('utf8', 0, 5000)) ? { ...htmlToText(body.toString('utf8')), type: 'webpage' } : await extractFile(body, name, mime, null);
-    return { ...extracted, title: extracted.title ?? url.href, url: url.href };
-  }
+  const { url, response, body } = await guardedGet(address, limits, 'text/html,application/pdf,text/*,*/*;q=0.5').catch((error: unknown) => {
+    throw error instanceof GuardedFetchError ? new ExtractionError(error.message) : error;
+  });
+  const status = response.statusCode ?? 0;
+  if (status >= 400) throw new ExtractionError(`Fetching ${url.href} answered HTTP ${status}`);
+  const mime = String(response.headers['content-type'] ?? '').split(';')[0].trim() || null;
+  const name = url.pathname.split('/').pop() || null;
+  const kind = fileKind(name, mime, null, body.subarray(0, 4096));
+  const extracted = kind === 'html' || kind === 'unsupported' && looksLikeHtml(body.toString('utf8', 0, 5000)) ? { ...htmlToText(body.toString('utf8')), type: 'webpage' } : await extractFile(body, name, mime, null);
+  return { ...extracted, title: extracted.title ?? url.href, url: url.href };
 }

@@ -1,0 +1,317 @@
+import { useEffect, useMemo, useState, useDeferredValue } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  Loader,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, errorMessage, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+
+type Plugin = components['schemas']['PluginDto'];
+
+const PAGE = 48;
+const PLUGINS_KEY = ['routing', 'plugins'];
+const CONFIG_PATH_KEY = ['routing', 'plugins', 'configpath'];
+
+function usePlugins() {
+  return useQuery({
+    queryKey: PLUGINS_KEY,
+    queryFn: async () => {
+      const answer = await api.GET('/api/plugins');
+      return {
+        plugins: unwrap(answer),
+        source: answer.response.headers.get('X-Plugin-Catalogue-Source'),
+        problem: answer.response.headers.get('X-Plugin-Catalogue-Problem'),
+      };
+    },
+  });
+}
+
+function useConfigPath() {
+  return useQuery({
+    queryKey: CONFIG_PATH_KEY,
+    queryFn: async () => unwrap(await api.GET('/api/plugins/configpath')),
+  });
+}
+
+/** The Traefik static configuration file the hub writes `experimental.plugins` into. */
+function ConfigPathForm() {
+  const configPath = useConfigPath();
+  const queryClient = useQueryClient();
+  const [path, setPath] = useState('');
+  useEffect(() => setPath(configPath.data?.path ?? ''), [configPath.data?.path]);
+  const save = useMutation({
+    mutationFn: async (value: string) =>
+      unwrap(await api.PUT('/api/plugins/configpath', { body: { path: value } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: PLUGINS_KEY }),
+  });
+
+  return (
+    <Card withBorder component="section" aria-labelledby="config-path-title">
+      <Stack gap="xs">
+        <Title order={2} size="h4" id="config-path-title">
+          Traefik static configuration
+        </Title>
+        <Text size="sm">
+          Absolute path of the Traefik static configuration (.yml or .yaml), inside the directories this
+          server may use.
+        </Text>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            save.mutate(path.trim());
+          }}
+        >
+          <Group align="end" wrap="wrap">
+            <TextInput
+              label="Static configuration file"
+              placeholder="/etc/traefik/traefik.yml"
+              value={path}
+              onChange={(event) => {
+                setPath(event.currentTarget.value);
+                save.reset();
+              }}
+              error={save.error ? errorMessage(save.error) : undefined}
+              disabled={configPath.isPending}
+              style={{ flex: '1 1 260px' }}
+            />
+            <Button
+              type="submit"
+              loading={save.isPending}
+              disabled={!path.trim() || path.trim() === configPath.data?.path}
+            >
+              Save path
+            </Button>
+          </Group>
+        </form>
+        {configPath.error && <Alert color="red">{errorMessage(configPath.error)}</Alert>}
+        {!configPath.isPending && !configPath.data?.path && !save.isSuccess && (
+          <Text size="sm">No file is set yet: plugins cannot be installed until one is.</Text>
+        )}
+        {save.isSuccess && (
+          <Text size="sm" role="status">
+            {save.data.message}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function PluginCard({ plugin }: { plugin: Plugin }) {
+  const queryClient = useQueryClient();
+  const [version, setVersion] = useState(plugin.installedVersion ?? plugin.version ?? '');
+  useEffect(
+    () => setVersion(plugin.installedVersion ?? plugin.version ?? ''),
+    [plugin.installedVersion, plugin.version],
+  );
+  const refresh = () => queryClient.invalidateQueries({ queryKey: PLUGINS_KEY });
+  const install = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.POST('/api/plugins/install', {
+          body: { moduleName: plugin.import, version: version.trim() || undefined },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.DELETE('/api/plugins/remove', { body: { moduleName: plugin.import } })),
+    onSuccess: refresh,
+  });
+  const failed = install.error ?? remove.error;
+  const done = install.isSuccess ? install.data.message : remove.isSuccess ? remove.data.message : undefined;
+  const busy = install.isPending || remove.isPending;
+  const versionId = `version-${plugin.key}`;
+  const canUpdate =
+    plugin.isInstalled && version.trim() !== '' && version.trim() !== (plugin.installedVersion ?? '');
+
+  return (
+    <Card withBorder component="article" aria-labelledby={`plugin-${plugin.key}`} data-plugin={plugin.import}>
+      <Stack gap="xs" h="100%">
+        <Group justify="space-between" align="start" wrap="nowrap">
+          <div style={{ minWidth: 0 }}>
+            <Title order={3} size="h5" id={`plugin-${plugin.key}`} style={{ overflowWrap: 'anywhere' }}>
+              {plugin.displayName}
+            </Title>
+            {plugin.author && <Text size="xs">by {plugin.author}</Text>}
+          </div>
+          {plugin.isInstalled ? (
+            <Badge color="green" variant="light" c="var(--mantine-color-text)" style={{ flexShrink: 0 }}>
+              Installed{plugin.installedVersion ? ` ${plugin.installedVersion}` : ''}
+            </Badge>
+          ) : null}
+        </Group>
+        <Text size="sm">{plugin.summary || 'No summary.'}</Text>
+        <Code style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>{plugin.import}</Code>
+        {plugin.tested_with && <Text size="xs">Tested with {plugin.tested_with}</Text>}
+        <Stack gap="xs" mt="auto">
+          <TextInput
+            id={versionId}
+            label="Version"
+            size="xs"
+            placeholder="v1.2.3"
+            value={version}
+            onChange={(event) => {
+              setVersion(event.currentTarget.value);
+              install.reset();
+            }}
+            disabled={busy}
+          />
+          <Group gap="xs" wrap="wrap">
+            {plugin.isInstalled ? (
+              <>
+                {canUpdate && (
+                  <Button
+                    size="xs"
+                    onClick={() => install.mutate()}
+                    loading={install.isPending}
+                    disabled={busy}
+                  >
+                    Update to {version.trim()}
+                  </Button>
+                )}
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="outline"
+                  onClick={() => remove.mutate()}
+                  loading={remove.isPending}
+                  disabled={busy}
+                  aria-label={`Remove ${plugin.displayName}`}
+                >
+                  Remove
+                </Button>
+              </>
+            ) : (
+              <Button
+                size="xs"
+                onClick={() => install.mutate()}
+                loading={install.isPending}
+                disabled={busy}
+                aria-label={`Install ${plugin.displayName}`}
+              >
+                Install
+              </Button>
+            )}
+            {plugin.homepage && (
+              <Anchor href={plugin.homepage} target="_blank" rel="noopener noreferrer" size="xs">
+                Homepage
+              </Anchor>
+            )}
+          </Group>
+          {failed && (
+            <Alert color="red" p="xs" role="alert">
+              {errorMessage(failed)}
+            </Alert>
+          )}
+          {done && !failed && (
+            <Text size="xs" role="status">
+              {done}
+            </Text>
+          )}
+        </Stack>
+      </Stack>
+    </Card>
+  );
+}
+
+/** v3's Plugin Hub: the catalogue with installed state, install/remove with a version, and the file path. */
+export default function PluginHubPage() {
+  const plugins = usePlugins();
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState('all');
+  const [limit, setLimit] = useState(PAGE);
+  const query = useDeferredValue(search.trim().toLowerCase());
+
+  const all = useMemo(() => plugins.data?.plugins ?? [], [plugins.data]);
+  const shown = useMemo(
+    () =>
+      all.filter(
+        (p) =>
+          (filter === 'all' || (filter === 'installed') === p.isInstalled) &&
+          (!query ||
+            [p.displayName, p.summary, p.import, p.author ?? ''].some((text) =>
+              text.toLowerCase().includes(query),
+            )),
+      ),
+    [all, filter, query],
+  );
+  const installed = all.filter((p) => p.isInstalled).length;
+
+  return (
+    <Stack>
+      <div>
+        <Title order={1} size="h2">
+          Plugin Hub
+        </Title>
+        <Text size="sm">
+          Installing declares the plugin under experimental.plugins of Traefik&apos;s static configuration;
+          restart Traefik to load it, then use it in a middleware of type plugin.
+        </Text>
+      </div>
+      <ConfigPathForm />
+      {plugins.data?.problem && (
+        <Alert color="yellow" title="Catalogue URL unavailable">
+          {plugins.data.problem}
+        </Alert>
+      )}
+      <Group align="end" wrap="wrap">
+        <TextInput
+          label="Search plugins"
+          placeholder="Name, module, author, summary"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setLimit(PAGE);
+          }}
+          style={{ flex: '1 1 220px' }}
+        />
+        <SegmentedControl
+          aria-label="Show"
+          value={filter}
+          onChange={(value) => {
+            setFilter(value);
+            setLimit(PAGE);
+          }}
+          data={[
+            { label: 'All', value: 'all' },
+            { label: `Installed (${installed})`, value: 'installed' },
+            { label: 'Available', value: 'available' },
+          ]}
+        />
+      </Group>
+      {plugins.isPending && <Loader aria-label="Loading plugins" />}
+      {plugins.error && <Alert color="red">{errorMessage(plugins.error)}</Alert>}
+      {plugins.data && (
+        <Text size="sm" aria-live="polite">
+          {shown.length} of {all.length} plugins
+          {plugins.data.source === 'bundled' && !plugins.data.problem ? ' (catalogue bundled with Keel)' : ''}
+        </Text>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {shown.slice(0, limit).map((plugin) => (
+          <PluginCard key={`${plugin.key}|${plugin.import}`} plugin={plugin} />
+        ))}
+      </SimpleGrid>
+      {shown.length > limit && (
+        <Button variant="default" onClick={() => setLimit(limit + PAGE)} style={{ alignSelf: 'center' }}>
+          Show more ({shown.length - limit} left)
+        </Button>
+      )}
+    </Stack>
+  );
+}
