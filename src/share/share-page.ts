@@ -12,7 +12,7 @@ import type { SharedSession, SharedView } from './share.service';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | undefined | null): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
@@ -23,7 +23,7 @@ export function sessionTotals(messages: MessageWithParts[]): { model?: string; t
   let cost = 0;
   for (const { info } of messages) {
     if (info.role !== 'assistant') continue;
-    const a = info as AssistantMessage;
+    const a: AssistantMessage = info;
     model = `${a.providerID}/${a.modelID}`;
     cost += a.cost ?? 0;
     const t = a.tokens;
@@ -68,8 +68,13 @@ function renderPart(part: Part): string {
   }
 }
 
+function errorText(data: Record<string, unknown> | undefined): string {
+  const message = data?.message;
+  return typeof message === 'string' ? message : '';
+}
+
 function renderMessage({ info, parts }: MessageWithParts): string {
-  const error = info.role === 'assistant' && info.error ? `<div class="part error">${escapeHtml(info.error.name)}: ${escapeHtml(info.error.data?.message ?? '')}</div>` : '';
+  const error = info.role === 'assistant' && info.error ? `<div class="part error">${escapeHtml(info.error.name)}: ${escapeHtml(errorText(info.error.data))}</div>` : '';
   return (
     `<article class="message ${info.role}" id="${escapeHtml(info.id)}"><h3 class="role">${info.role === 'user' ? 'User' : 'Assistant'}</h3>` +
     parts.map(renderPart).join('') +
