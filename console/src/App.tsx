@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { clearCredentials, probeAuth } from './api/client';
@@ -7,6 +7,8 @@ import { Shell } from './share/Shell';
 import { DashboardPage } from './routing/DashboardPage';
 import { ResourcesPage } from './routing/ResourcesPage';
 import { useEventStream } from './share/useEventStream';
+
+const SessionsRoutes = lazy(() => import('./sessions/SessionsPage'));
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
 type AuthState = 'probing' | 'login' | 'in' | 'open';
@@ -49,6 +51,14 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
         <Route path="/" element={<Navigate to="/routing" replace />} />
         <Route path="/routing" element={<DashboardPage />} />
         <Route path="/routing/resources" element={<ResourcesPage />} />
+        <Route
+          path="/sessions/*"
+          element={
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <SessionsRoutes />
+            </Suspense>
+          }
+        />
         <Route path="*" element={<Navigate to="/routing" replace />} />
       </Routes>
     </Shell>

@@ -17,7 +17,7 @@ import { Link as RouterLink, useLocation } from 'react-router-dom';
 const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Routing dashboard', to: '/routing', ready: true },
   { label: 'Resources', to: '/routing/resources', ready: true },
-  { label: 'Sessions', to: '/sessions', ready: false },
+  { label: 'Sessions', to: '/sessions', ready: true },
   { label: 'Memory', to: '/memory', ready: false },
 ];
 

@@ -38,7 +38,7 @@ function ToolView({ part }: { part: ToolPart }) {
   const title = 'title' in state && typeof state.title === 'string' ? state.title : undefined;
   const editDiff =
     part.tool === 'edit' && typeof input.oldString === 'string' && typeof input.newString === 'string'
-      ? { file: String(input.filePath ?? 'file'), before: input.oldString, after: input.newString }
+      ? { file: typeof input.filePath === 'string' ? input.filePath : 'file', before: input.oldString, after: input.newString }
       : undefined;
   return (
     <Paper withBorder p="xs" radius="md" data-part="tool" data-status={state.status}>
