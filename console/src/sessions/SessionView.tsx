@@ -98,18 +98,18 @@ export function SessionView() {
           <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
             {info.title}
           </Title>
-          <Badge color={busy ? 'blue' : 'gray'} variant="light" role="status" aria-label={busy ? 'Working' : 'Idle'}>
+          <Badge color={busy ? 'blue.8' : 'gray.7'} variant="filled" role="status" aria-label={busy ? 'Working' : 'Idle'}>
             {busy ? 'working' : 'idle'}
           </Badge>
         </Group>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="keel-muted">
           {figures.model ? `${figures.model} · ` : ''}
           {figures.tokens.toLocaleString('en')} tokens · ${figures.cost.toFixed(4)}
         </Text>
       </Stack>
       <Group gap="xs" wrap="wrap">
         {busy && (
-          <Button color="red" variant="light" onClick={() => act.mutate({ kind: 'abort' })}>
+          <Button color="red.9" variant="filled" onClick={() => act.mutate({ kind: 'abort' })}>
             Abort
           </Button>
         )}
@@ -197,7 +197,7 @@ function PermissionRequests({ directory, sessionID }: { directory: string; sessi
       {mine.map((permission) => (
         <Paper key={permission.id} withBorder p="sm" radius="md" role="alertdialog" aria-label={`Permission: ${permission.title}`}>
           <Text fw={600}>Permission requested: {permission.title}</Text>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" className="keel-muted">
             {permission.type}
             {permission.pattern ? ` · ${[permission.pattern].flat().join(', ')}` : ''}
           </Text>
@@ -211,7 +211,7 @@ function PermissionRequests({ directory, sessionID }: { directory: string; sessi
             <Button size="xs" variant="default" onClick={() => respond.mutate({ permission, response: 'always' })}>
               Always allow
             </Button>
-            <Button size="xs" color="red" variant="light" onClick={() => respond.mutate({ permission, response: 'reject' })}>
+            <Button size="xs" color="red.9" variant="filled" onClick={() => respond.mutate({ permission, response: 'reject' })}>
               Reject
             </Button>
           </Group>
@@ -233,7 +233,7 @@ function Todos({ directory, sessionID }: { directory: string; sessionID: string 
       <Stack gap={2} component="ul" style={{ margin: 0, paddingLeft: '1.2rem' }}>
         {todos.data.map((todo) => (
           <Text component="li" key={todo.id} size="sm" td={todo.status === 'completed' ? 'line-through' : undefined}>
-            {todo.content} <Badge size="xs" variant="light">{todo.status}</Badge>
+            {todo.content} <Badge size="xs" variant="filled">{todo.status}</Badge>
           </Text>
         ))}
       </Stack>

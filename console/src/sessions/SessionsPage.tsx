@@ -86,7 +86,7 @@ function SessionsPage() {
       </Group>
       {sessions.isLoading && <Loader aria-label="Loading sessions" />}
       {sessions.error && <Alert color="red">{errorMessage(sessions.error)}</Alert>}
-      {sessions.data && tree.length === 0 && <Text c="dimmed">No sessions{search ? ' match' : ' yet'}.</Text>}
+      {sessions.data && tree.length === 0 && <Text className="keel-muted">No sessions{search ? ' match' : ' yet'}.</Text>}
       <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Sessions">
         {tree.map(({ session, depth }) => (
           <Box component="li" key={session.id} ml={depth * 24} style={{ contentVisibility: 'auto' }}>
@@ -97,9 +97,9 @@ function SessionsPage() {
                   {session.title}
                 </Text>
                 <Group gap={6} wrap="nowrap">
-                  {session.share && <Badge variant="light">shared</Badge>}
-                  {session.time.archived !== undefined && <Badge color="gray">archived</Badge>}
-                  <Text size="xs" c="dimmed" visibleFrom="xs">
+                  {session.share && <Badge variant="filled">shared</Badge>}
+                  {session.time.archived !== undefined && <Badge color="gray.7">archived</Badge>}
+                  <Text size="xs" className="keel-muted" visibleFrom="xs">
                     {new Date(session.time.updated).toLocaleString()}
                   </Text>
                 </Group>

@@ -127,12 +127,12 @@ function SessionSection({ shared, level, status }: { shared: SharedSession; leve
             {shared.session.title}
           </Title>
           {status && (
-            <Badge color={status === 'live' ? 'green' : 'gray'} variant="light" role="status">
+            <Badge color={status === 'live' ? 'teal.9' : 'gray.7'} variant="filled" role="status">
               {status === 'live' ? 'Live' : 'Reconnecting…'}
             </Badge>
           )}
         </Group>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="keel-muted">
           {model ? `Model ${model} · ` : ''}
           {tokens.toLocaleString('en')} tokens · ${cost.toFixed(4)}
         </Text>

@@ -7,7 +7,7 @@ import './parts.css';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
-const STATUS_COLOR: Record<string, string> = { pending: 'gray', running: 'blue', completed: 'green', error: 'red' };
+const STATUS_COLOR: Record<string, string> = { pending: 'gray.7', running: 'blue.8', completed: 'teal.9', error: 'red.9' };
 
 function json(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -49,16 +49,16 @@ function ToolView({ part }: { part: ToolPart }) {
             <Text span fw={600} ff="monospace" size="sm">
               {part.tool}
             </Text>
-            <Badge size="sm" variant="light" color={STATUS_COLOR[state.status] ?? 'gray'}>
+            <Badge size="sm" variant="filled" color={STATUS_COLOR[state.status] ?? 'gray.7'}>
               {state.status}
             </Badge>
             {title && (
-              <Text span size="sm" c="dimmed">
+              <Text span size="sm" className="keel-muted">
                 {title}
               </Text>
             )}
             {took && (
-              <Text span size="xs" c="dimmed">
+              <Text span size="xs" className="keel-muted">
                 {took}
               </Text>
             )}
@@ -85,7 +85,7 @@ export function PartView({ part }: { part: Part }) {
       return <Markdown text={part.text} />;
     case 'reasoning':
       return (
-        <Box data-part="reasoning" c="dimmed" fs="italic">
+        <Box data-part="reasoning" className="keel-muted" fs="italic">
           <Details summary={<Text span size="sm">Reasoning</Text>}>
             <Markdown text={part.text} />
           </Details>
@@ -100,7 +100,7 @@ export function PartView({ part }: { part: Part }) {
           <Text size="sm" ff="monospace">
             {part.filename ?? part.url}
           </Text>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" className="keel-muted">
             {part.mime}
           </Text>
         </Group>
@@ -108,7 +108,7 @@ export function PartView({ part }: { part: Part }) {
     case 'patch':
       return (
         <Group gap="xs" data-part="patch">
-          <Badge variant="light" color="grape">
+          <Badge variant="filled" color="grape.8">
             changed
           </Badge>
           {part.files.map((f) => (
@@ -120,7 +120,7 @@ export function PartView({ part }: { part: Part }) {
       );
     case 'compaction':
       return (
-        <Text size="sm" c="dimmed" ta="center" data-part="compaction" role="separator">
+        <Text size="sm" className="keel-muted" ta="center" data-part="compaction" role="separator">
           — conversation compacted{part.auto ? ' automatically' : ''} —
         </Text>
       );
@@ -172,7 +172,7 @@ export function MessageView({ entry, actions }: { entry: MessageEntry; actions?:
       data-role={info.role}
     >
       <Group justify="space-between" mb={4} wrap="nowrap">
-        <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+        <Text size="xs" fw={700} className="keel-muted" tt="uppercase">
           {user ? 'You' : `Assistant · ${info.modelID}`}
         </Text>
         {actions}
