@@ -181,6 +181,9 @@ describe('Session console and share page in a browser', () => {
       await prompt('Add something live');
       await shared.getByText('A live addition for the visitors').waitFor();
       await shared.getByText('Add something live').waitFor();
+      await shared.setViewportSize({ width: 360, height: 800 });
+      await shared.emulateMedia({ colorScheme: 'dark' });
+      await shared.screenshot({ path: `${SHOTS}/share-360-dark.png`, fullPage: true });
     });
     await step(page, 'unshare', async () => {
       await page.getByRole('button', { name: 'Unshare' }).click();
@@ -193,9 +196,15 @@ describe('Session console and share page in a browser', () => {
     await visitor.close();
   });
 
-  it('passes accessibility checks and logged no console errors', async () => {
+  it('passes accessibility checks (light and dark, desktop and 360 px) and logged no console errors', async () => {
     await step(page, 'session-accessibility', async () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: `${SHOTS}/session-360-dark.png`, fullPage: true });
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.screenshot({ path: `${SHOTS}/session-desktop-dark.png` });
     });
     expect(errors).toEqual([]);
   });
