@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { consoleDirectory } from '../common/console-static';
 import { NotFoundError } from '../common/errors';
@@ -11,11 +11,32 @@ import { SseStream } from '../events/sse-stream';
 import { renderNotShared, renderSharePage } from './share-page';
 import { ShareService, SharedView } from './share.service';
 
+const SHARED_SESSION_SCHEMA = {
+  type: 'object',
+  required: ['session', 'messages'],
+  properties: {
+    session: { $ref: '#/components/schemas/Session' },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['info', 'parts'],
+        properties: { info: { $ref: '#/components/schemas/Message' }, parts: { type: 'array', items: { $ref: '#/components/schemas/Part' } } },
+      },
+    },
+  },
+};
+const SHARED_VIEW_SCHEMA = {
+  ...SHARED_SESSION_SCHEMA,
+  required: ['session', 'messages', 'subtasks'],
+  properties: { ...SHARED_SESSION_SCHEMA.properties, subtasks: { type: 'array', items: SHARED_SESSION_SCHEMA } },
+};
+
 /**
  * The public share pages (`/share/<shareID>`, its `/data` and `/event`): the only routes reached
  * without credentials (see Authenticator). Read-only, scoped to the shared session.
  */
-@ApiExcludeController()
+@ApiTags('share')
 @Controller('share')
 export class ShareController implements BeforeApplicationShutdown {
   private readonly streams = new Set<SseStream<EventPayload>>();
@@ -28,6 +49,10 @@ export class ShareController implements BeforeApplicationShutdown {
 
   /** The page: server-rendered conversation, then the console's live renderer when its script runs. */
   @Get(':shareID')
+  @ApiOperation({ summary: 'Share page (public, HTML)', security: [] })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The shared session rendered as HTML', schema: { type: 'string' } })
+  @ApiNotFoundResponse({ description: 'Not shared (unknown id or revoked), as HTML' })
   async page(@Param('shareID') shareID: string, @Res() res: Response): Promise<void> {
     publicHeaders(res);
     let view: SharedView;
@@ -43,6 +68,9 @@ export class ShareController implements BeforeApplicationShutdown {
 
   /** What the live page renders: the session, its messages and its subtasks'. */
   @Get(':shareID/data')
+  @ApiOperation({ summary: 'Shared session data (public)', security: [] })
+  @ApiOkResponse({ description: 'The shared session, its messages and its subtasks', schema: SHARED_VIEW_SCHEMA })
+  @ApiNotFoundResponse({ description: 'Not shared (unknown id or revoked)' })
   data(@Param('shareID') shareID: string, @Res({ passthrough: true }) res: Response): Promise<SharedView> {
     publicHeaders(res);
     return this.shares.view(shareID);
@@ -50,6 +78,10 @@ export class ShareController implements BeforeApplicationShutdown {
 
   /** The share's events (data-only SSE); ends with `share.revoked` when the session stops being shared. */
   @Get(':shareID/event')
+  @ApiOperation({ summary: 'Shared session events (public, data-only SSE)', security: [] })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'Message and session events of the shared sessions; `share.revoked` then end of stream on unshare', schema: { type: 'string' } })
+  @ApiNotFoundResponse({ description: 'Not shared (unknown id or revoked)' })
   async events(@Param('shareID') shareID: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.shares.sessionOf(shareID);
     const stream = new SseStream<EventPayload>(req, res, {

@@ -1098,6 +1098,157 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["OperationsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/global/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["OperationsController_ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectID}/directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Directories the project is known by (its worktree) */
+        get: operations["project.directories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP resources of connected servers (none: Keel runs no MCP servers) */
+        get: operations["experimental.resource.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Experimental features this server enables */
+        get: operations["experimental.capabilities.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** opencode Console org and the providers it manages (none) */
+        get: operations["experimental.console.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Remote workspaces (none: sessions run in the server’s directories) */
+        get: operations["experimental.workspace.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/workspace/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connection status of each remote workspace (none) */
+        get: operations["experimental.workspace.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/permission/{requestID}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reply to a pending permission request (opencode 1.1+ route) */
+        post: operations["permission.reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/middlewares": {
         parameters: {
             query?: never;
@@ -1710,6 +1861,75 @@ export interface paths {
         put?: never;
         /** Buckets a profile can be sorted into */
         post: operations["profile.buckets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's settings */
+        get: operations["settings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change some of the organisation's settings */
+        patch: operations["settings.update"];
+        trace?: never;
+    };
+    "/share/{shareID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Share page (public, HTML) */
+        get: operations["ShareController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{shareID}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared session data (public) */
+        get: operations["ShareController_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{shareID}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared session events (public, data-only SSE) */
+        get: operations["ShareController_events"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3526,6 +3746,17 @@ export interface components {
             token: string;
         };
         Auth: components["schemas"]["OAuth"] | components["schemas"]["ApiAuth"] | components["schemas"]["WellKnownAuth"];
+        ReadinessDto: {
+            /** @description True when the database answers and every migration has run */
+            ready: boolean;
+            /**
+             * @description `ok`, or `unreachable: <reason>`
+             * @example ok
+             */
+            database: string;
+            /** @enum {string} */
+            migrations: "done" | "pending" | "unknown";
+        };
         DefinitionDto: {
             /** @example Authelia */
             name: string;
@@ -3601,10 +3832,33 @@ export interface components {
              */
             priority: number;
         };
+        MiddlewareAssignedDto: {
+            resource_id: string;
+            middleware_id: string;
+            priority: number;
+        };
         AssignMiddlewaresDto: {
             middlewares: components["schemas"]["AssignMiddlewareDto"][];
         };
+        MiddlewareLinkDto: {
+            middleware_id: string;
+            priority: number;
+        };
+        MiddlewaresAssignedDto: {
+            resource_id: string;
+            middlewares: components["schemas"]["MiddlewareLinkDto"][];
+            /** @description Middleware ids that do not exist */
+            skipped: string[];
+        };
+        ResourceServiceDto: {
+            resource_id: string;
+            service: components["schemas"]["DefinitionDto"];
+        };
         AssignServiceDto: {
+            service_id: string;
+        };
+        ServiceAssignedDto: {
+            resource_id: string;
             service_id: string;
         };
         UpdateHttpConfigDto: {
@@ -3614,11 +3868,19 @@ export interface components {
              */
             entrypoints: string;
         };
+        HttpConfigDto: {
+            id: string;
+            entrypoints: string;
+        };
         UpdateTlsConfigDto: {
             /**
              * @description Comma-separated extra certificate domains
              * @example www.example.com
              */
+            tls_domains: string;
+        };
+        TlsConfigDto: {
+            id: string;
             tls_domains: string;
         };
         UpdateTcpConfigDto: {
@@ -3627,6 +3889,12 @@ export interface components {
             tcp_entrypoints?: string;
             /** @description HostSNI(…) rule; empty means HostSNI(`<host>`) */
             tcp_sni_rule?: string;
+        };
+        TcpConfigDto: {
+            id: string;
+            tcp_enabled: boolean;
+            tcp_entrypoints: string;
+            tcp_sni_rule: string;
         };
         UpdateHeadersConfigDto: {
             /**
@@ -3638,13 +3906,26 @@ export interface components {
                 [key: string]: string;
             };
         };
+        HeadersConfigDto: {
+            id: string;
+            custom_headers: {
+                [key: string]: string;
+            };
+        };
         UpdatePriorityConfigDto: {
             /** @example 200 */
             router_priority: number;
         };
-        SetActiveDataSourceDto: {
-            /** @example pangolin */
-            name: string;
+        PriorityConfigDto: {
+            id: string;
+            router_priority: number;
+        };
+        DataSourceListDto: {
+            active_source: string;
+            /** @description Passwords masked */
+            sources: {
+                [key: string]: components["schemas"]["DataSourceDto"];
+            };
         };
         BasicAuthDto: {
             username: string;
@@ -3657,6 +3938,23 @@ export interface components {
             /** @example http://pangolin:3001/api/v1 */
             url: string;
             basic_auth?: components["schemas"]["BasicAuthDto"];
+            /** @description Same as basic_auth (the spelling middleware-manager UIs send); stored and answered as basic_auth */
+            basicAuth?: components["schemas"]["BasicAuthDto"];
+        };
+        ActiveDataSourceDto: {
+            name: string;
+            /** @description Password masked */
+            config: components["schemas"]["DataSourceDto"];
+        };
+        SetActiveDataSourceDto: {
+            /** @example pangolin */
+            name: string;
+        };
+        DataSourceChangedDto: {
+            message: string;
+            name: string;
+            /** @description Password masked */
+            config?: components["schemas"]["DataSourceDto"];
         };
         ErrorBody: {
             error: string;
@@ -3696,6 +3994,176 @@ export interface components {
             /** @enum {string} */
             dreaming?: "dynamic" | "instant";
         };
+        BatchItemResult: {
+            /** @description Empty when the item was refused */
+            id: string;
+            /** @description The document status, or `error` */
+            status: string;
+            error?: string;
+            details?: string;
+        };
+        BatchResponse: {
+            /** @description One result per item, in order */
+            results: components["schemas"]["BatchItemResult"][];
+            success: number;
+            failed: number;
+        };
+        ListDocumentsBody: {
+            containerTags?: string[];
+            /** @description Metadata filter {AND|OR: [...]}, or the same as a JSON string */
+            filters?: {
+                [key: string]: unknown;
+            };
+            includeContent?: boolean;
+            limit?: number;
+            page?: number;
+            /** @enum {string} */
+            sort?: "createdAt" | "updatedAt";
+            /** @enum {string} */
+            order?: "asc" | "desc";
+            filepath?: string;
+        };
+        DocumentSummary: {
+            id: string;
+            customId: string | null;
+            connectionId: string | null;
+            title: string | null;
+            summary: string | null;
+            type: string;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            metadata: {
+                [key: string]: unknown;
+            };
+            filepath: string | null;
+            url: string | null;
+            containerTags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description With includeContent */
+            content?: string | null;
+        };
+        DocumentPagination: {
+            currentPage: number;
+            limit: number;
+            totalItems: number;
+            totalPages: number;
+        };
+        ListDocumentsResponse: {
+            /** @description The documents (named `memories` by the reference) */
+            memories: components["schemas"]["DocumentSummary"][];
+            pagination: components["schemas"]["DocumentPagination"];
+        };
+        ProcessingDocument: {
+            id: string;
+            customId: string | null;
+            title: string | null;
+            type: string;
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            containerTags: string[];
+        };
+        ProcessingResponse: {
+            /** @description The oldest 1000 unfinished documents */
+            documents: components["schemas"]["ProcessingDocument"][];
+            totalCount: number;
+        };
+        DeleteBulkBody: {
+            /** @description Ids or customIds */
+            ids?: string[];
+            containerTags?: string[];
+            /** @description A file path, or a folder ending in / */
+            filepath?: string;
+        };
+        DeleteBulkError: {
+            id: string;
+            error: string;
+        };
+        DeleteBulkResponse: {
+            /** @enum {boolean} */
+            success: true;
+            deletedCount: number;
+            errors?: components["schemas"]["DeleteBulkError"][];
+            containerTags?: string[];
+        };
+        DocumentChunk: {
+            id: string;
+            position: number;
+            index: number;
+            content: string;
+            type: string;
+            /** @description {startOffset, endOffset} */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ChunksResponse: {
+            documentId: string;
+            chunks: components["schemas"]["DocumentChunk"][];
+            total: number;
+        };
+        DocumentDetail: {
+            id: string;
+            customId: string | null;
+            connectionId: string | null;
+            title: string | null;
+            summary: string | null;
+            type: string;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            metadata: {
+                [key: string]: unknown;
+            };
+            filepath: string | null;
+            url: string | null;
+            containerTags: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description With includeContent */
+            content?: string | null;
+            /** @description Conversation messages */
+            raw: Record<string, never> | null;
+            source: string | null;
+            ogImage: string | null;
+            spatialPoint: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            taskType: "memory" | "superrag";
+            /** @enum {string} */
+            dreamingStatus: "dreaming" | "done";
+            /** @description Why the document failed */
+            error?: string;
+            /** @description Memories extracted from it */
+            memories?: {
+                [key: string]: unknown;
+            }[];
+        };
+        UpdateDocumentBody: {
+            /** @description New content: the document is reprocessed */
+            content?: string;
+            containerTag?: string;
+            containerTags?: string[];
+            customId?: string;
+            filepath?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            taskType?: "memory" | "superrag";
+        };
         ConversationBody: {
             conversationId: string;
             messages: Record<string, never>[];
@@ -3703,6 +4171,344 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        ConversationResponse: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            conversationId: string;
+        };
+        SearchDocumentsBody: {
+            /** @description The query */
+            q: string;
+            containerTag?: string;
+            containerTags?: string[];
+            chunkThreshold?: number;
+            documentThreshold?: number;
+            docId?: string;
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            includeFullDocs?: boolean;
+            includeSummary?: boolean;
+            limit?: number;
+            onlyMatchingChunks?: boolean;
+            rerank?: boolean;
+            rewriteQuery?: boolean;
+        };
+        ChunkHit: {
+            content: string;
+            isRelevant: boolean;
+            score: number;
+        };
+        DocumentHit: {
+            documentId: string;
+            chunks: components["schemas"]["ChunkHit"][];
+            score: number;
+            title: string | null;
+            type: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            content?: string | null;
+            summary?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SearchDocumentsResponse: {
+            results: components["schemas"]["DocumentHit"][];
+            /** @description Milliseconds */
+            timing: number;
+            total: number;
+        };
+        SearchMemoriesBody: {
+            q: string;
+            containerTag?: string;
+            /** @enum {string} */
+            searchMode?: "memories" | "hybrid" | "documents";
+            threshold?: number;
+            limit?: number;
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @description {documents?, relatedMemories?, summaries?, forgottenMemories?, chunks?} */
+            include?: {
+                [key: string]: unknown;
+            };
+            aggregate?: boolean;
+            rerank?: boolean;
+            rewriteQuery?: boolean;
+        };
+        MemoryHit: {
+            id: string;
+            /** @description The memory (memory results) */
+            memory?: string;
+            /** @description The chunk (document results of hybrid/documents mode) */
+            chunk?: string;
+            similarity: number;
+            version?: number | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description {parents?, children?, related?} */
+            context?: {
+                [key: string]: unknown;
+            };
+            documents?: {
+                [key: string]: unknown;
+            }[];
+        };
+        SearchMemoriesResponse: {
+            results: components["schemas"]["MemoryHit"][];
+            /** @description Milliseconds */
+            timing: number;
+            total: number;
+        };
+        ProfileBody: {
+            containerTag: string;
+            /** @description Also search the memories of the tag */
+            q?: string;
+            threshold?: number;
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @description Parts of the profile to answer (default static and dynamic) */
+            include?: ("static" | "dynamic" | "buckets")[];
+            /** @description Bucket keys to sort the facts into */
+            buckets?: string[];
+        };
+        Profile: {
+            /** @description Lasting facts */
+            static?: string[];
+            /** @description Recent facts */
+            dynamic?: string[];
+            buckets?: {
+                [key: string]: string[];
+            };
+        };
+        ProfileResponse: {
+            profile: components["schemas"]["Profile"];
+            searchResults?: components["schemas"]["SearchMemoriesResponse"];
+        };
+        NewMemory: {
+            content: string;
+            isStatic?: boolean;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date-time
+             * @description Forget the memory after this time
+             */
+            forgetAfter?: string;
+            forgetReason?: string;
+        };
+        CreateMemoriesBody: {
+            containerTag: string;
+            memories: components["schemas"]["NewMemory"][];
+        };
+        CreatedMemory: {
+            id: string;
+            memory: string;
+            isStatic: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CreateMemoriesResponse: {
+            documentId: string | null;
+            memories: components["schemas"]["CreatedMemory"][];
+        };
+        ListMemoriesBody: {
+            containerTag?: string;
+            containerTags?: string[];
+            /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @default 10 */
+            limit: number;
+            /** @default 1 */
+            page: number;
+            /** @enum {string} */
+            sort?: "createdAt" | "updatedAt";
+            /** @enum {string} */
+            order?: "asc" | "desc";
+        };
+        MemoryView: {
+            id: string;
+            memory: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            isLatest: boolean;
+            isForgotten: boolean;
+            isStatic: boolean;
+            isInference: boolean;
+            version: number;
+            sourceCount: number;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+        };
+        MemoryEntryView: {
+            id: string;
+            memory: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            isLatest: boolean;
+            isForgotten: boolean;
+            isStatic: boolean;
+            isInference: boolean;
+            version: number;
+            sourceCount: number;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            /** @description The container tag */
+            spaceId: string;
+            orgId: string;
+            memoryRelations: {
+                [key: string]: string;
+            };
+            temporalContext: {
+                [key: string]: unknown;
+            } | null;
+            history: components["schemas"]["MemoryView"][];
+            documentIds: string[];
+        };
+        Pagination: {
+            currentPage: number;
+            limit: number;
+            totalItems: number;
+            totalPages: number;
+        };
+        ListMemoriesResponse: {
+            memoryEntries: components["schemas"]["MemoryEntryView"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        UpdateMemoryBody: {
+            containerTag: string;
+            newContent: string;
+            /** @description The memory to update (or `content`) */
+            id?: string;
+            /** @description The current text of the memory to update (or `id`) */
+            content?: string;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            forgetAfter?: string | null;
+            forgetReason?: string | null;
+        };
+        UpdateMemoryResponse: {
+            id: string;
+            memory: string;
+            version: number;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ForgetMemoryBody: {
+            containerTag: string;
+            /** @description The memory to forget (or `content`) */
+            id?: string;
+            /** @description Its exact text (or `id`) */
+            content?: string;
+            reason?: string;
+        };
+        ForgetMemoryResponse: {
+            id: string;
+            /** @enum {boolean} */
+            forgotten: true;
+        };
+        ProfileBucketsBody: {
+            containerTag: string;
+        };
+        ProfileBucket: {
+            key: string;
+            description: string;
+        };
+        ProfileBucketsResponse: {
+            buckets: components["schemas"]["ProfileBucket"][];
+        };
+        SettingsBody: {
+            /** @description Upper bound of a chunk in characters; null is the default (1000) */
+            chunkSize?: number | null;
+            shouldLLMFilter?: Record<string, never> | null;
+            filterPrompt?: Record<string, never> | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            includeItems?: (string | string[]) | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            excludeItems?: (string | string[]) | null;
+            githubClientId?: Record<string, never> | null;
+            githubCustomKeyEnabled?: Record<string, never> | null;
+            googleDriveClientId?: Record<string, never> | null;
+            googleDriveCustomKeyEnabled?: Record<string, never> | null;
+            notionClientId?: Record<string, never> | null;
+            notionCustomKeyEnabled?: Record<string, never> | null;
+            onedriveClientId?: Record<string, never> | null;
+            onedriveCustomKeyEnabled?: Record<string, never> | null;
+        };
+        UpdateSettingsBody: {
+            /** @description -1 or null for the default, else 100 to 20000 characters */
+            chunkSize?: number | null;
+            shouldLLMFilter?: Record<string, never> | null;
+            filterPrompt?: Record<string, never> | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            includeItems?: (string | string[]) | null;
+            /** @description Name patterns (gitignore-style) matched against a file name or URL path */
+            excludeItems?: (string | string[]) | null;
+            githubClientId?: Record<string, never> | null;
+            githubCustomKeyEnabled?: Record<string, never> | null;
+            googleDriveClientId?: Record<string, never> | null;
+            googleDriveCustomKeyEnabled?: Record<string, never> | null;
+            notionClientId?: Record<string, never> | null;
+            notionCustomKeyEnabled?: Record<string, never> | null;
+            onedriveClientId?: Record<string, never> | null;
+            onedriveCustomKeyEnabled?: Record<string, never> | null;
+            githubClientSecret?: Record<string, never> | null;
+            googleDriveClientSecret?: Record<string, never> | null;
+            notionClientSecret?: Record<string, never> | null;
+            onedriveClientSecret?: Record<string, never> | null;
+        };
+        SettingsUpdateResponse: {
+            orgId: string;
+            orgSlug: string;
+            /** @description The fields changed, as stored */
+            updated: components["schemas"]["SettingsBody"];
         };
     };
     responses: never;
@@ -5987,6 +6793,211 @@ export interface operations {
             };
         };
     };
+    OperationsController_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    OperationsController_ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+            /** @description Not ready: the fields say why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+        };
+    };
+    "project.directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        directory: string;
+                    }[];
+                };
+            };
+        };
+    };
+    "experimental.resource.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: Record<string, never>;
+                    };
+                };
+            };
+        };
+    };
+    "experimental.capabilities.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        backgroundSubagents: boolean;
+                    };
+                };
+            };
+        };
+    };
+    "experimental.console.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consoleManagedProviders: string[];
+                        activeOrgName?: string;
+                        switchableOrgCount: number;
+                    };
+                };
+            };
+        };
+    };
+    "experimental.workspace.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+        };
+    };
+    "experimental.workspace.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>[];
+                };
+            };
+        };
+    };
+    "permission.reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    reply: "once" | "always" | "reject";
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The reply was recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+        };
+    };
     "middlewares.list": {
         parameters: {
             query?: never;
@@ -6287,7 +7298,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MiddlewareAssignedDto"];
+                };
             };
         };
     };
@@ -6310,7 +7323,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["MiddlewaresAssignedDto"];
+                };
             };
         };
     };
@@ -6347,12 +7362,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {resource_id, service: {id, name, type, config}} */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ResourceServiceDto"];
+                };
             };
         };
     };
@@ -6375,7 +7391,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ServiceAssignedDto"];
+                };
             };
         };
     };
@@ -6419,7 +7437,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HttpConfigDto"];
+                };
             };
         };
     };
@@ -6442,7 +7462,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TlsConfigDto"];
+                };
             };
         };
     };
@@ -6465,7 +7487,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TcpConfigDto"];
+                };
             };
         };
     };
@@ -6488,7 +7512,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HeadersConfigDto"];
+                };
             };
         };
     };
@@ -6511,7 +7537,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PriorityConfigDto"];
+                };
             };
         };
     };
@@ -6528,7 +7556,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceListDto"];
+                };
             };
         };
     };
@@ -6545,7 +7575,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ActiveDataSourceDto"];
+                };
             };
         };
     };
@@ -6566,7 +7598,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceChangedDto"];
+                };
             };
         };
     };
@@ -6589,7 +7623,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceChangedDto"];
+                };
             };
         };
     };
@@ -6612,7 +7648,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DataSourceChangedDto"];
+                };
             };
         };
     };
@@ -6783,7 +7821,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["BatchResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6812,13 +7852,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ListDocumentsBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListDocumentsResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6853,7 +7899,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProcessingResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6882,13 +7930,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteBulkBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DeleteBulkResponse"];
+                };
             };
             /** @description Invalid request parameters */
             400: {
@@ -6921,6 +7975,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChunksResponse"];
+                };
+            };
             /** @description Invalid request parameters */
             400: {
                 headers: {
@@ -6960,6 +8022,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentDetail"];
+                };
+            };
             /** @description Invalid request parameters */
             400: {
                 headers: {
@@ -6999,6 +8069,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid request parameters */
             400: {
                 headers: {
@@ -7036,7 +8113,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDocumentBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -7079,6 +8160,14 @@ export interface operations {
             };
         };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7096,13 +8185,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchDocumentsBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchDocumentsResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7129,13 +8224,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchMemoriesBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchMemoriesResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7162,13 +8263,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7195,13 +8302,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMemoriesBody"];
+            };
+        };
         responses: {
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreateMemoriesResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7228,8 +8341,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgetMemoryBody"];
+            };
+        };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgetMemoryResponse"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7271,8 +8396,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemoryBody"];
+            };
+        };
         responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateMemoryResponse"];
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7306,13 +8443,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListMemoriesBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ListMemoriesResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7339,13 +8482,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileBucketsBody"];
+            };
+        };
         responses: {
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProfileBucketsResponse"];
+                };
             };
             400: {
                 headers: {
@@ -7362,6 +8511,175 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    "settings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsUpdateResponse"];
+                };
+            };
+            /** @description Unknown or invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ShareController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shareID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared session rendered as HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not shared (unknown id or revoked), as HTML */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ShareController_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shareID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared session, its messages and its subtasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["Session"];
+                        messages: {
+                            info: components["schemas"]["Message"];
+                            parts: components["schemas"]["Part"][];
+                        }[];
+                        subtasks: {
+                            session: components["schemas"]["Session"];
+                            messages: {
+                                info: components["schemas"]["Message"];
+                                parts: components["schemas"]["Part"][];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not shared (unknown id or revoked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ShareController_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shareID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Message and session events of the shared sessions; `share.revoked` then end of stream on unshare */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not shared (unknown id or revoked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
