@@ -21,7 +21,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { totals } from './conversation';
 import type { MessageEntry, Permission } from './conversation';
 import { DiffView } from './parts/DiffView';
-import { MessageView } from './parts/PartView';
+import { MessageList } from './parts/MessageList';
 import {
   sessionKeys,
   useAgents,
@@ -146,15 +146,12 @@ export function SessionView() {
           </Group>
         </Alert>
       )}
-      <Stack gap="sm" aria-label="Conversation" role="log">
-        {visible.map((entry) => (
-          <MessageView
-            key={entry.info.id}
-            entry={entry}
-            actions={entry.info.role === 'user' ? <MessageActions entry={entry} onAction={(kind) => act.mutate({ kind, messageID: entry.info.id })} /> : undefined}
-          />
-        ))}
-      </Stack>
+      <MessageList
+        messages={visible}
+        actions={(entry) =>
+          entry.info.role === 'user' ? <MessageActions entry={entry} onAction={(kind) => act.mutate({ kind, messageID: entry.info.id })} /> : undefined
+        }
+      />
       <PermissionRequests directory={directory} sessionID={sessionID} />
       <Todos directory={directory} sessionID={sessionID} />
       <Changes directory={directory} sessionID={sessionID} />

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Badge, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { applyEvent, eventSessionID, readEvents, totals } from '../sessions/conversation';
 import type { MessageEntry, Session, SessionEvent } from '../sessions/conversation';
-import { MessageView } from '../sessions/parts/PartView';
+import { MessageList } from '../sessions/parts/MessageList';
 
 interface SharedSession {
   session: Session;
@@ -137,9 +137,7 @@ function SessionSection({ shared, level, status }: { shared: SharedSession; leve
           {tokens.toLocaleString('en')} tokens · ${cost.toFixed(4)}
         </Text>
       </Stack>
-      {shared.messages.map((entry) => (
-        <MessageView key={entry.info.id} entry={entry} />
-      ))}
+      <MessageList messages={shared.messages} label={`Conversation: ${shared.session.title}`} />
     </Stack>
   );
 }
