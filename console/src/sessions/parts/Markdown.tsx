@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import ReactMarkdown from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -6,7 +7,8 @@ import remarkGfm from 'remark-gfm';
 const remarkPlugins = [remarkGfm];
 const rehypePlugins = [[rehypeHighlight, { detect: false, ignoreMissing: true }] as [typeof rehypeHighlight, object]];
 
-export function Markdown({ text }: { text: string }) {
+/** Memoized on the text: parsing and highlighting run again only when the text changed (a list re-renders on every scroll). */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="keel-markdown">
       <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins}>
@@ -14,4 +16,4 @@ export function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});

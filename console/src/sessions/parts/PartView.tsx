@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { ReactNode } from 'react';
 import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
 import type { AssistantMessage, MessageEntry, Part } from '../conversation';
@@ -77,8 +78,8 @@ function ToolView({ part }: { part: ToolPart }) {
   );
 }
 
-/** One part of a message, for every part type of the session surface. */
-export function PartView({ part }: { part: Part }) {
+/** One part of a message, for every part type of the session surface; memoized on the part (updates replace it). */
+export const PartView = memo(function PartView({ part }: { part: Part }) {
   switch (part.type) {
     case 'text':
       if (part.synthetic || part.ignored) return null;
@@ -145,7 +146,7 @@ export function PartView({ part }: { part: Part }) {
     default:
       return null;
   }
-}
+});
 
 function ErrorView({ error }: { error: NonNullable<AssistantMessage['error']> }) {
   const data = error.data as { message?: unknown };
