@@ -208,4 +208,23 @@ describe('Session console and share page in a browser', () => {
     });
     expect(errors).toEqual([]);
   });
+
+  it('opens a terminal: typed input echoes, output made while detached is replayed on reconnect, close', async () => {
+    await step(page, 'terminal', async () => {
+      await page.goto(`${keel.url}/ui/sessions/terminal?directory=${encodeURIComponent(dir)}`);
+      await page.getByRole('button', { name: 'New terminal' }).click();
+      const terminal = page.locator('.xterm-rows');
+      await terminal.waitFor();
+      await page.locator('.xterm').click();
+      await page.keyboard.type('echo keel-$((40+2))\n');
+      await terminal.getByText('keel-42', { exact: true }).waitFor();
+      await page.keyboard.type('sleep 2; echo later-$((1+1))\n');
+      await page.reload();
+      await page.locator('.xterm-rows').getByText('later-2', { exact: true }).waitFor({ timeout: 15_000 });
+      await page.screenshot({ path: `${SHOTS}/terminal.png` });
+      await page.getByRole('button', { name: 'Close terminal' }).click();
+      await page.locator('.xterm-rows').waitFor({ state: 'detached' });
+      expect((await api('GET', '/pty')).body).toEqual([]);
+    });
+  });
 });

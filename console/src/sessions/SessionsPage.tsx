@@ -6,6 +6,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import type { Session } from './conversation';
 import { useProjects, useSessionList } from './queries';
 import { SessionView } from './SessionView';
+import { TerminalPage } from './TerminalPage';
 import { useSessionEvents } from './useSessionEvents';
 
 /** /sessions (projects and their sessions) and /sessions/:id (one session), lazy-loaded by App. */
@@ -13,6 +14,7 @@ export default function SessionsRoutes() {
   return (
     <Routes>
       <Route index element={<SessionsPage />} />
+      <Route path="terminal" element={<TerminalPage />} />
       <Route path=":sessionID" element={<SessionView />} />
     </Routes>
   );
@@ -60,9 +62,14 @@ function SessionsPage() {
         <Title order={1} size="h2">
           Sessions
         </Title>
-        <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!directory}>
-          New session
-        </Button>
+        <Group gap="xs">
+          <Button variant="default" component={Link} to={`/sessions/terminal?directory=${encodeURIComponent(directory ?? '')}`} disabled={!directory}>
+            Terminal
+          </Button>
+          <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!directory}>
+            New session
+          </Button>
+        </Group>
       </Group>
       {create.error && <Alert color="red">{errorMessage(create.error)}</Alert>}
       <Group wrap="wrap" align="end">
