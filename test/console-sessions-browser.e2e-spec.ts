@@ -227,4 +227,15 @@ describe('Session console and share page in a browser', () => {
       expect((await api('GET', '/pty')).body).toEqual([]);
     });
   });
+
+  it('finds and reads a file of the project', async () => {
+    await step(page, 'files', async () => {
+      await page.goto(`${keel.url}/ui/sessions/files?directory=${encodeURIComponent(dir)}`);
+      await page.getByRole('textbox', { name: 'Find a file' }).fill('notes');
+      await page.getByRole('button', { name: 'notes.txt' }).click();
+      await page.getByRole('region', { name: 'File notes.txt' }).getByText('the notes say hello').waitFor();
+      await page.screenshot({ path: `${SHOTS}/files.png` });
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
+  });
 });

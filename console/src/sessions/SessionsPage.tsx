@@ -7,6 +7,7 @@ import type { Session } from './conversation';
 import { useProjects, useSessionList } from './queries';
 import { SessionView } from './SessionView';
 import { TerminalPage } from './TerminalPage';
+import { FilesPage } from './FilesPage';
 import { useSessionEvents } from './useSessionEvents';
 
 /** /sessions (projects and their sessions) and /sessions/:id (one session), lazy-loaded by App. */
@@ -15,6 +16,7 @@ export default function SessionsRoutes() {
     <Routes>
       <Route index element={<SessionsPage />} />
       <Route path="terminal" element={<TerminalPage />} />
+      <Route path="files" element={<FilesPage />} />
       <Route path=":sessionID" element={<SessionView />} />
     </Routes>
   );
@@ -63,6 +65,9 @@ function SessionsPage() {
           Sessions
         </Title>
         <Group gap="xs">
+          <Button variant="default" component={Link} to={`/sessions/files?directory=${encodeURIComponent(directory ?? '')}`} disabled={!directory}>
+            Files
+          </Button>
           <Button variant="default" component={Link} to={`/sessions/terminal?directory=${encodeURIComponent(directory ?? '')}`} disabled={!directory}>
             Terminal
           </Button>
