@@ -23,6 +23,7 @@ export const NON_INSTANCE_ROUTES = [
   { path: 'metrics', method: RequestMethod.GET },
   { path: 'doc', method: RequestMethod.ALL },
   { path: 'docs/{*rest}', method: RequestMethod.ALL },
+  { path: 'share/{*rest}', method: RequestMethod.ALL },
 ];
 
 @Module({})

@@ -11,6 +11,7 @@ import { PluginHubRoute } from './routing/PluginHubRoute';
 import { useEventStream } from './share/useEventStream';
 
 const MemoryRoutes = lazy(() => import('./memory/MemoryRoutes'));
+const SessionsRoutes = lazy(() => import('./sessions/SessionsPage'));
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
 type AuthState = 'probing' | 'login' | 'in' | 'open';
@@ -63,6 +64,14 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
           }
         />
         <Route path="/routing/plugins" element={<PluginHubRoute />} />
+        <Route
+          path="/sessions/*"
+          element={
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <SessionsRoutes />
+            </Suspense>
+          }
+        />
         <Route path="*" element={<Navigate to="/routing" replace />} />
       </Routes>
     </Shell>

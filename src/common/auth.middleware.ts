@@ -10,6 +10,17 @@ function safeEqual(a: Buffer, b: Buffer): boolean {
 }
 
 /**
+ * The share pages are public: exactly `GET /share/<id>`, `/share/<id>/data` and `/share/<id>/event`
+ * (raw path, as the router matches it; see surfaceOf). Any other path, method or shape needs the
+ * server password as before.
+ */
+const PUBLIC_SHARE_PATH = /^\/share\/[A-Za-z0-9_-]{1,64}(?:\/data|\/event)?$/;
+
+export function isPublicSharePath(req: Request): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && PUBLIC_SHARE_PATH.test(req.path);
+}
+
+/**
  * The two credentials of design.md: the server password (HTTP Basic, or `?auth_token=` =
  * base64(user:pass) for EventSource/WebSocket) guards the session surface and the routing
  * manager; API keys (`Authorization: Bearer` or `x-api-key`) guard the memory surface.
@@ -49,6 +60,7 @@ export class Authenticator {
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
       if (req.method === 'OPTIONS') return next();
+      if (isPublicSharePath(req)) return next();
       if (surfaceOf(req) === 'memory') {
         const apiKey = req.headers['x-api-key'];
         if (this.allowsMemory(req.headers.authorization, typeof apiKey === 'string' ? apiKey : undefined)) return next();

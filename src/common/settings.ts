@@ -21,6 +21,11 @@ export interface KeelSettings {
   /** Trusted reverse proxies (Express `trust proxy` value); none by default. */
   trustProxy?: string;
   /**
+   * Public address of this server (`KEEL_PUBLIC_URL`, no trailing slash), used in links it hands out
+   * (share urls). Derived from each request when unset.
+   */
+  publicUrl?: string;
+  /**
    * Directories a request may name; the user's home (and the working directory) by default. Each
    * root as given and as its real path (see allowedRoots).
    */
@@ -59,6 +64,20 @@ export function isLoopback(host: string): boolean {
   return host === '::1' || host === '[::1]';
 }
 
+function publicUrl(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`KEEL_PUBLIC_URL must be an absolute http(s) URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' || url.search || url.hash)
+    throw new Error(`KEEL_PUBLIC_URL must be an http(s) URL without query or fragment, got "${text}"`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 /** Read settings; throws with a clear message on an unusable combination. */
 export function loadSettings(
   env: NodeJS.ProcessEnv = process.env,
@@ -95,6 +114,7 @@ export function loadSettings(
     logLevel,
     corsOrigins: [...list(env.KEEL_CORS), ...list(flag(argv, 'cors'))],
     trustProxy: env.KEEL_TRUST_PROXY || undefined,
+    publicUrl: publicUrl(env.KEEL_PUBLIC_URL),
     allowedDirectories: allowedRoots(allowed.length > 0 ? allowed : [homedir(), process.cwd()]),
     allowPrivateFetch: env.KEEL_ALLOW_PRIVATE_FETCH === 'true',
     heartbeatMs: Number(env.KEEL_HEARTBEAT_MS ?? 10_000),

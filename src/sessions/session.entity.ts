@@ -134,8 +134,9 @@ export class SessionDiffEntity {
   diffs: FileDiff[];
 }
 
-/** A share record: the public url plus the secret a share viewer would need to sync. */
+/** A share record: the share id of the public page `/share/<shareID>`, its url, and a secret for an external share host. */
 @Entity('session_share')
+@Index('UQ_session_share_share_id', ['shareID'], { unique: true })
 export class SessionShareEntity {
   @PrimaryColumn({ name: 'session_id', type: 'varchar', length: 64 })
   sessionID: string;

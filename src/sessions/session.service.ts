@@ -15,11 +15,12 @@
  *   onDelete(cascade)                                    other modules delete their rows inside the transaction
  *   publish(sessionID, type, properties)                 publish on the session's directory
  *   diff(id) / setDiff(id, diffs)                        stored FileDiff[] (empty when none)
- *   share(id) / unshare(id) → Session                    share record; url = KEEL_SHARE_BASE_URL/share/<8 chars>
+ *   share(id, publicBase) / unshare(id) → Session        share record; url = <public base>/share/<random 144-bit id>
+ *   sharedSession(shareID) → sessionID | undefined       what a share page shows
  */
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
 import { descendingId } from '../common/ids';
@@ -58,6 +59,9 @@ export interface SessionPatch {
 }
 
 const LOCATION_CACHE_LIMIT = 10_000;
+
+/** Share ids Keel hands out (24 base64url chars); shorter ones of older versions are not served. */
+const SHARE_ID = /^[A-Za-z0-9_-]{22,64}$/;
 /** Projects whose session list is kept in memory (SQLite only, see `listCache`). */
 const LIST_CACHE_PROJECTS = 32;
 
@@ -291,16 +295,21 @@ export class SessionService {
     this.bus.publish(location.directory, 'session.diff', { sessionID: id, diff: diffs });
   }
 
-  async share(id: string): Promise<Session> {
+  /**
+   * Shares a session: a random share id (144 bits, unguessable), kept while shared, so sharing
+   * again answers the same url. `publicBase` is where this server is reached (KEEL_PUBLIC_URL or
+   * the request's address); KEEL_SHARE_BASE_URL names an external share host instead.
+   */
+  async share(id: string, publicBase: string): Promise<Session> {
     const row = await this.row(id);
-    if (!this.settings.shareBaseUrl) throw new BadRequestError('Sharing is disabled: set KEEL_SHARE_BASE_URL');
+    if (!this.settings.shareEnabled) throw new BadRequestError('Sharing is disabled on this server (KEEL_SHARE=off)');
     let record = await this.shares.findOneBy({ sessionID: id });
     if (!record) {
-      const shareID = id.slice(-8);
+      const shareID = randomBytes(18).toString('base64url');
       record = this.shares.create({
         sessionID: id,
         shareID,
-        url: `${this.settings.shareBaseUrl}/share/${shareID}`,
+        url: `${this.settings.shareBaseUrl ?? publicBase}/share/${shareID}`,
         secret: randomUUID(),
         timeCreated: Date.now(),
       });
@@ -310,10 +319,22 @@ export class SessionService {
     return this.update(id, { share: { url: record.url } });
   }
 
+  /** Revokes the share at once: its url answers 404 and open share viewers are told (session.updated without share). */
   async unshare(id: string): Promise<Session> {
     await this.row(id);
     await this.shares.delete({ sessionID: id });
     return this.update(id, { share: null });
+  }
+
+  /** The session a share id currently shares, if any. */
+  async sharedSession(shareID: string): Promise<string | undefined> {
+    if (!SHARE_ID.test(shareID)) return undefined;
+    return (await this.shares.findOneBy({ shareID }))?.sessionID;
+  }
+
+  /** Whether `sessionID` is still shared under `shareID` (checked by open share viewers). */
+  async isShared(sessionID: string, shareID: string): Promise<boolean> {
+    return (await this.shares.countBy({ sessionID, shareID })) > 0;
   }
 
   private async row(id: string): Promise<SessionEntity> {

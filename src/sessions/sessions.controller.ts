@@ -1,4 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { publicBaseUrl } from '../common/public-url';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
@@ -14,6 +18,7 @@ export class SessionsController {
     private readonly sessions: SessionService,
     private readonly statuses: SessionStatusService,
     private readonly todos: TodoService,
+    @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
   ) {}
 
   @Get()
@@ -77,8 +82,8 @@ export class SessionsController {
 
   @Post(':sessionID/share')
   @Operation('session.share')
-  share(@Param('sessionID') sessionID: string): Promise<Session> {
-    return this.sessions.share(sessionID);
+  share(@Param('sessionID') sessionID: string, @Req() req: Request): Promise<Session> {
+    return this.sessions.share(sessionID, publicBaseUrl(req, this.settings));
   }
 
   @Delete(':sessionID/share')

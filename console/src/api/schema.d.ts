@@ -1988,6 +1988,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/share/{shareID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Share page (public, HTML) */
+        get: operations["ShareController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{shareID}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared session data (public) */
+        get: operations["ShareController_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/share/{shareID}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shared session events (public, data-only SSE) */
+        get: operations["ShareController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9050,6 +9101,106 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    ShareController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shareID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared session rendered as HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not shared (unknown id or revoked), as HTML */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ShareController_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shareID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared session, its messages and its subtasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["Session"];
+                        messages: {
+                            info: components["schemas"]["Message"];
+                            parts: components["schemas"]["Part"][];
+                        }[];
+                        subtasks: {
+                            session: components["schemas"]["Session"];
+                            messages: {
+                                info: components["schemas"]["Message"];
+                                parts: components["schemas"]["Part"][];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not shared (unknown id or revoked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ShareController_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shareID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Message and session events of the shared sessions; `share.revoked` then end of stream on unshare */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not shared (unknown id or revoked) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

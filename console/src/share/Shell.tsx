@@ -14,13 +14,13 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { ROUTING_NAVIGATION } from '../routing/routes';
 
-// Sessions and memory are the console's next parts (issues 14 and 15): listed here, shown once ready.
+// The console's parts in navigation order; an entry not `ready` is listed but not linked.
 const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
   { label: 'Routing dashboard', to: '/routing', ready: true },
   { label: 'Resources', to: '/routing/resources', ready: true },
   ...ROUTING_NAVIGATION,
   { label: 'Plugin Hub', to: '/routing/plugins', ready: true },
-  { label: 'Sessions', to: '/sessions', ready: false },
+  { label: 'Sessions', to: '/sessions', ready: true },
   { label: 'Memory', to: '/memory', ready: true },
 ];
 

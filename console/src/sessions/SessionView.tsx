@@ -1,0 +1,310 @@
+import { useMemo, useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  CopyButton,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { api, errorMessage, unwrap } from '../api/client';
+import { totals } from './conversation';
+import type { MessageEntry, Permission } from './conversation';
+import { DiffView } from './parts/DiffView';
+import { MessageList } from './parts/MessageList';
+import {
+  sessionKeys,
+  useAgents,
+  useMessages,
+  usePermissions,
+  useProviders,
+  useSession,
+  useSessionDiff,
+  useSessionStatus,
+  useTodos,
+} from './queries';
+import { useSessionEvents } from './useSessionEvents';
+
+/** One session: its conversation (live), pending permissions, todos, changes, and what can be done to it. */
+export function SessionView() {
+  const { sessionID = '' } = useParams();
+  const [params] = useSearchParams();
+  const directory = params.get('directory') ?? '';
+  useSessionEvents(directory);
+  const session = useSession(directory, sessionID);
+  const messages = useMessages(directory, sessionID);
+  const status = useSessionStatus(directory);
+  const busy = status.data?.[sessionID] !== undefined && status.data[sessionID].type !== 'idle';
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const query = { directory };
+  const path = { sessionID };
+
+  const act = useMutation({
+    mutationFn: async (action: { kind: 'abort' | 'share' | 'unshare' | 'unrevert' } | { kind: 'revert' | 'fork'; messageID: string }) => {
+      switch (action.kind) {
+        case 'abort':
+          return unwrap(await api.POST('/session/{sessionID}/abort', { params: { path, query } }));
+        case 'share':
+          return unwrap(await api.POST('/session/{sessionID}/share', { params: { path, query } }));
+        case 'unshare':
+          return unwrap(await api.DELETE('/session/{sessionID}/share', { params: { path, query } }));
+        case 'unrevert':
+          return unwrap(await api.POST('/session/{sessionID}/unrevert', { params: { path, query } }));
+        case 'revert':
+          return unwrap(await api.POST('/session/{sessionID}/revert', { params: { path, query }, body: { messageID: action.messageID } }));
+        case 'fork': {
+          const forked = unwrap(await api.POST('/session/{sessionID}/fork', { params: { path, query }, body: { messageID: action.messageID } }));
+          void navigate(`/sessions/${forked.id}?directory=${encodeURIComponent(directory)}`);
+          return forked;
+        }
+      }
+    },
+    onSuccess: (result, action) => {
+      if (action.kind !== 'fork' && result && typeof result === 'object') queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
+      void queryClient.invalidateQueries({ queryKey: sessionKeys.status(directory) });
+    },
+  });
+
+  const revertedFrom = session.data?.revert?.messageID;
+  const visible = useMemo(
+    () => (messages.data ?? []).filter((m) => !revertedFrom || m.info.id < revertedFrom),
+    [messages.data, revertedFrom],
+  );
+  const hidden = (messages.data?.length ?? 0) - visible.length;
+  const figures = totals(messages.data ?? []);
+
+  if (session.isLoading || messages.isLoading) return <Loader aria-label="Loading session" />;
+  if (session.error) return <Alert color="red">{errorMessage(session.error)}</Alert>;
+  const info = session.data!;
+
+  return (
+    <Stack gap="md">
+      <Stack gap={4}>
+        <Anchor component={Link} to={`/sessions?directory=${encodeURIComponent(directory)}`} size="sm">
+          ← Sessions
+        </Anchor>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
+            {info.title}
+          </Title>
+          <Badge color={busy ? 'blue.8' : 'gray.7'} variant="filled" role="status" aria-label={busy ? 'Working' : 'Idle'}>
+            {busy ? 'working' : 'idle'}
+          </Badge>
+        </Group>
+        <Text size="sm" className="keel-muted">
+          {figures.model ? `${figures.model} · ` : ''}
+          {figures.tokens.toLocaleString('en')} tokens · ${figures.cost.toFixed(4)}
+        </Text>
+      </Stack>
+      <Group gap="xs" wrap="wrap">
+        {busy && (
+          <Button color="red.9" variant="filled" onClick={() => act.mutate({ kind: 'abort' })}>
+            Abort
+          </Button>
+        )}
+        {info.share ? (
+          <>
+            <TextInput readOnly value={info.share.url} aria-label="Share link" w={{ base: '100%', sm: 380 }} />
+            <CopyButton value={info.share.url}>
+              {({ copied, copy }) => (
+                <Button variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy link'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={() => act.mutate({ kind: 'unshare' })}>
+              Unshare
+            </Button>
+          </>
+        ) : (
+          <Button variant="default" onClick={() => act.mutate({ kind: 'share' })}>
+            Share
+          </Button>
+        )}
+      </Group>
+      {act.error && <Alert color="red">{errorMessage(act.error)}</Alert>}
+      {hidden > 0 && (
+        <Alert color="yellow" title="Reverted">
+          <Group justify="space-between" wrap="wrap">
+            <Text size="sm">
+              {hidden} message{hidden === 1 ? '' : 's'} reverted.
+            </Text>
+            <Button size="xs" variant="default" onClick={() => act.mutate({ kind: 'unrevert' })}>
+              Unrevert
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      <MessageList
+        messages={visible}
+        actions={(entry) =>
+          entry.info.role === 'user' ? <MessageActions entry={entry} onAction={(kind) => act.mutate({ kind, messageID: entry.info.id })} /> : undefined
+        }
+      />
+      <PermissionRequests directory={directory} sessionID={sessionID} />
+      <Todos directory={directory} sessionID={sessionID} />
+      <Changes directory={directory} sessionID={sessionID} />
+      <Composer directory={directory} sessionID={sessionID} busy={busy} />
+    </Stack>
+  );
+}
+
+function MessageActions({ entry, onAction }: { entry: MessageEntry; onAction: (kind: 'revert' | 'fork') => void }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Button size="compact-xs" variant="subtle" onClick={() => onAction('revert')} aria-label={`Revert from message ${entry.info.id}`}>
+        Revert
+      </Button>
+      <Button size="compact-xs" variant="subtle" onClick={() => onAction('fork')} aria-label={`Fork from message ${entry.info.id}`}>
+        Fork
+      </Button>
+    </Group>
+  );
+}
+
+function PermissionRequests({ directory, sessionID }: { directory: string; sessionID: string }) {
+  const permissions = usePermissions(directory);
+  const queryClient = useQueryClient();
+  const respond = useMutation({
+    mutationFn: async ({ permission, response }: { permission: Permission; response: 'once' | 'always' | 'reject' }) =>
+      unwrap(
+        await api.POST('/session/{sessionID}/permissions/{permissionID}', {
+          params: { path: { sessionID, permissionID: permission.id }, query: { directory } },
+          body: { response },
+        }),
+      ),
+    onSuccess: (_result, { permission }) =>
+      queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) => (old ?? []).filter((p) => p.id !== permission.id)),
+  });
+  const mine = (permissions.data ?? []).filter((p) => p.sessionID === sessionID);
+  if (mine.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      {mine.map((permission) => (
+        <Paper key={permission.id} withBorder p="sm" radius="md" role="alertdialog" aria-label={`Permission: ${permission.title}`}>
+          <Text fw={600}>Permission requested: {permission.title}</Text>
+          <Text size="sm" className="keel-muted">
+            {permission.type}
+            {permission.pattern ? ` · ${[permission.pattern].flat().join(', ')}` : ''}
+          </Text>
+          {Object.keys(permission.metadata).length > 0 && (
+            <pre className="keel-pre">{JSON.stringify(permission.metadata, null, 2)}</pre>
+          )}
+          <Group gap="xs" mt="xs">
+            <Button size="xs" onClick={() => respond.mutate({ permission, response: 'once' })}>
+              Allow once
+            </Button>
+            <Button size="xs" variant="default" onClick={() => respond.mutate({ permission, response: 'always' })}>
+              Always allow
+            </Button>
+            <Button size="xs" color="red.9" variant="filled" onClick={() => respond.mutate({ permission, response: 'reject' })}>
+              Reject
+            </Button>
+          </Group>
+          {respond.error && <Text c="red">{errorMessage(respond.error)}</Text>}
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function Todos({ directory, sessionID }: { directory: string; sessionID: string }) {
+  const todos = useTodos(directory, sessionID);
+  if (!todos.data?.length) return null;
+  return (
+    <Paper withBorder p="sm" radius="md" aria-label="Todo list" component="section">
+      <Text fw={600} mb={4}>
+        Todos
+      </Text>
+      <Stack gap={2} component="ul" style={{ margin: 0, paddingLeft: '1.2rem' }}>
+        {todos.data.map((todo) => (
+          <Text component="li" key={todo.id} size="sm" td={todo.status === 'completed' ? 'line-through' : undefined}>
+            {todo.content} <Badge size="xs" variant="filled">{todo.status}</Badge>
+          </Text>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Changes({ directory, sessionID }: { directory: string; sessionID: string }) {
+  const diff = useSessionDiff(directory, sessionID);
+  if (!diff.data?.length) return null;
+  return (
+    <details className="keel-details">
+      <summary>
+        Changes ({diff.data.length} file{diff.data.length === 1 ? '' : 's'})
+      </summary>
+      <Stack gap="xs" mt="xs">
+        {diff.data.map((d) => (
+          <DiffView key={d.file} file={d.file} before={d.before} after={d.after} />
+        ))}
+      </Stack>
+    </details>
+  );
+}
+
+function Composer({ directory, sessionID, busy }: { directory: string; sessionID: string; busy: boolean }) {
+  const [text, setText] = useState('');
+  const [agent, setAgent] = useState<string | null>(null);
+  const [model, setModel] = useState<string | null>(null);
+  const agents = useAgents(directory);
+  const providers = useProviders(directory);
+  const agentOptions = (agents.data ?? []).filter((a) => a.mode !== 'subagent').map((a) => a.name);
+  const modelOptions = (providers.data?.providers ?? []).flatMap((p) =>
+    Object.values(p.models).map((m) => ({ value: `${p.id}/${m.id}`, label: `${p.name} · ${m.name}` })),
+  );
+  const send = useMutation({
+    mutationFn: async () => {
+      const [providerID, ...rest] = (model ?? '').split('/');
+      unwrap(
+        await api.POST('/session/{sessionID}/prompt_async', {
+          params: { path: { sessionID }, query: { directory } },
+          body: {
+            parts: [{ type: 'text', text }],
+            ...(agent ? { agent } : {}),
+            ...(model ? { model: { providerID, modelID: rest.join('/') } } : {}),
+          },
+        }),
+      );
+    },
+    onSuccess: () => setText(''),
+  });
+  return (
+    <Paper withBorder p="sm" radius="md" component="form" aria-label="Prompt" onSubmit={(e) => { e.preventDefault(); if (text.trim()) send.mutate(); }}>
+      <Stack gap="xs">
+        <Textarea
+          label="Prompt"
+          placeholder="Ask or instruct… (Ctrl+Enter to send)"
+          autosize
+          minRows={2}
+          maxRows={12}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim()) send.mutate();
+          }}
+        />
+        <Group gap="xs" wrap="wrap" align="end">
+          <Select label="Agent" placeholder="Default" data={agentOptions} value={agent} onChange={setAgent} clearable w={{ base: '100%', xs: 160 }} />
+          <Select label="Model" placeholder="Default" data={modelOptions} value={model} onChange={setModel} clearable searchable w={{ base: '100%', xs: 260 }} />
+          <Button type="submit" loading={send.isPending} disabled={!text.trim()}>
+            {busy ? 'Queue' : 'Send'}
+          </Button>
+        </Group>
+        {send.error && <Text c="red">{errorMessage(send.error)}</Text>}
+      </Stack>
+    </Paper>
+  );
+}
