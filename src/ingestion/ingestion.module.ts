@@ -5,7 +5,7 @@ import { DocumentsService } from './documents/documents.service';
 import { FileUploadService } from './documents/file-upload.service';
 import { MemoryChunk } from './documents/memory-chunk.entity';
 import { MemoryDocument, MemoryDocumentFile } from './documents/memory-document.entity';
-import { INGESTION_SETTINGS, loadIngestionSettings } from './ingestion-settings';
+import { INGESTION_SETTINGS, IngestionSettings, loadIngestionSettings } from './ingestion-settings';
 import { MemoriesController } from './memories/memories.controller';
 import { MemoriesService } from './memories/memories.service';
 import { MemoryEntry } from './memories/memory-entry.entity';
@@ -19,7 +19,10 @@ import { WebhookDispatcher } from './pipeline/webhook-dispatcher';
 import { FullTextIndex } from './search/full-text-index';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
+import { SqliteVectorIndex } from './search/sqlite-vector-index';
+import { UsearchVectorIndex } from './search/usearch-vector-index';
 import { VectorIndex } from './search/vector-index';
+import { EventBus } from '../events/event-bus.service';
 import { OrganizationSettings } from './settings/organization-settings.entity';
 import { OrganizationSettingsService } from './settings/organization-settings.service';
 import { SettingsController } from './settings/settings.controller';
@@ -34,7 +37,13 @@ import { IngestionStore } from './store';
     IngestionStore,
     OrganizationSettingsService,
     FullTextIndex,
-    VectorIndex,
+    {
+      // sqlite-vec inside the one process's database file; usearch in each replica on PostgreSQL.
+      provide: VectorIndex,
+      useFactory: (store: IngestionStore, bus: EventBus, settings: IngestionSettings) =>
+        store.dialect === 'sqlite' ? new SqliteVectorIndex(store.query) : new UsearchVectorIndex(store, bus, !!settings.embeddingUrl),
+      inject: [IngestionStore, EventBus, INGESTION_SETTINGS],
+    },
     StatusPublisher,
     WebhookDispatcher,
     DocumentsService,
