@@ -20,6 +20,11 @@ const CONNECTIVITY = 16;
 const EXPANSION_ADD = 128;
 const EXPANSION_SEARCH = 128;
 
+/** The index every replica builds (the bench builds the same). */
+export function usearchIndex(dimensions: number): Index {
+  return new Index({ dimensions, metric: MetricKind.Cos, quantization: ScalarKind.I8, connectivity: CONNECTIVITY, expansion_add: EXPANSION_ADD, expansion_search: EXPANSION_SEARCH, multi: false });
+}
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -150,7 +155,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
       // A different embedding model: the old vectors are not comparable with the new ones.
       if (this.dimensions) this.logger.warn(`Embedding dimension changed from ${this.dimensions} to ${vector.length}: vector index restarts`);
       this.dimensions = vector.length;
-      this.index = new Index({ dimensions: vector.length, metric: MetricKind.Cos, quantization: ScalarKind.I8, connectivity: CONNECTIVITY, expansion_add: EXPANSION_ADD, expansion_search: EXPANSION_SEARCH, multi: false });
+      this.index = usearchIndex(vector.length);
       this.keysOf.clear();
     }
     const key = BigInt(row.id);
