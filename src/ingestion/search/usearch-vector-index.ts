@@ -14,7 +14,11 @@ interface VectorsChanged {
   documentIds: string[];
 }
 
-const LOAD_PAGE = 5000;
+const LOAD_PAGE = 2000;
+/** Longest stretch of graph building before the start-up load yields to the event loop. */
+const SLICE_MS = 20;
+/** How long a search waits for the start-up load before it answers from the vectors loaded so far. */
+const LOAD_WAIT_MS = 2000;
 /** HNSW graph: links per node, and the candidate lists when adding and searching (recall against speed). */
 const CONNECTIVITY = 16;
 const EXPANSION_ADD = 128;
@@ -29,8 +33,8 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Chunk vectors on PostgreSQL (which has no pgvector here): a usearch HNSW index in this process,
- * cosine over vectors quantized to int8 (about 1 byte per dimension plus the graph's links, so a
- * million 256-dimension vectors stay under 600 MB). Built from the stored vectors at start. A
+ * cosine over vectors quantized to int8 (1 byte per dimension plus the graph's links: about 0.7 KB
+ * of RSS per 256-dimension vector, bench/vector-search.mjs). Built from the stored vectors at start. A
  * replica that changes a document's vectors applies them as its transaction commits and signals
  * the document's id through the event relay; every other replica then reads that document's vectors
  * from the database, so all replicas converge on what was committed, within the relay's delay.
@@ -69,9 +73,20 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     this.subscription?.unsubscribe();
   }
 
+  /**
+   * Resolves once the start-up load is done, or after LOAD_WAIT_MS: building the graph of a large
+   * index takes minutes, and searches meanwhile answer from the vectors loaded so far (newest first).
+   */
   ready(): Promise<void> {
     this.loading ??= this.load().catch((error: Error) => this.logger.error(`Vector index load failed: ${error.message}`, error.stack));
-    return this.loading;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)));
+    return Promise.race([this.loading, waited]).finally(() => clearTimeout(timer));
+  }
+
+  /** Resolves when the start-up load is done (tests and benches). */
+  loaded(): Promise<void> {
+    return this.loading ?? Promise.resolve();
   }
 
   size(): Promise<number> {
@@ -81,15 +96,23 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   private async load(): Promise<void> {
     const started = Date.now();
     this.changedWhileLoading = new Set();
-    let after = 0;
+    let below: number | undefined;
     for (;;) {
+      // Newest first: while a large index builds, searches already reach the recent documents.
       const page = await this.store.query<StoredVector & { document_id: string }>(
-        'SELECT id, document_id, embedding FROM memory_chunk WHERE embedding IS NOT NULL AND id > ? ORDER BY id LIMIT ?',
-        [after, LOAD_PAGE],
+        `SELECT id, document_id, embedding FROM memory_chunk WHERE embedding IS NOT NULL${below === undefined ? '' : ' AND id < ?'} ORDER BY id DESC LIMIT ?`,
+        [...(below === undefined ? [] : [below]), LOAD_PAGE],
       );
-      for (const row of page) this.add(row.document_id, row);
+      let slice = performance.now();
+      for (const row of page) {
+        if (!this.keysOf.has(row.document_id) || !this.index?.contains(BigInt(row.id))) this.add(row.document_id, row);
+        if (performance.now() - slice > SLICE_MS) {
+          await yieldToLoop();
+          slice = performance.now();
+        }
+      }
       if (page.length < LOAD_PAGE) break;
-      after = Number(page[page.length - 1].id);
+      below = Number(page[page.length - 1].id);
       await yieldToLoop();
     }
     const changed = this.changedWhileLoading;
