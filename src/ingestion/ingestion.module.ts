@@ -38,10 +38,12 @@ import { IngestionStore } from './store';
     OrganizationSettingsService,
     FullTextIndex,
     {
-      // sqlite-vec inside the one process's database file; usearch in each replica on PostgreSQL.
+      // sqlite-vec inside the one process's database file (usearch beside it for large tables); usearch in each replica on PostgreSQL.
       provide: VectorIndex,
-      useFactory: (store: IngestionStore, bus: EventBus, settings: IngestionSettings) =>
-        store.dialect === 'sqlite' ? new SqliteVectorIndex(store.query) : new UsearchVectorIndex(store, bus, !!settings.embeddingUrl),
+      useFactory: (store: IngestionStore, bus: EventBus, settings: IngestionSettings) => {
+        const approximate = new UsearchVectorIndex(store, bus, !!settings.embeddingUrl);
+        return store.dialect === 'sqlite' ? new SqliteVectorIndex(store.query, approximate) : approximate;
+      },
       inject: [IngestionStore, EventBus, INGESTION_SETTINGS],
     },
     StatusPublisher,

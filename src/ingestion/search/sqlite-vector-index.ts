@@ -1,8 +1,11 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Query } from '../store';
+import type { UsearchVectorIndex } from './usearch-vector-index';
 import { readDocumentVectors, VectorHit, VectorIndex } from './vector-index';
 
 export const SQLITE_VECTOR_TABLE = 'memory_chunk_vec';
+/** Up to this many vectors an exact vec0 scan answers in a few milliseconds; beyond, the HNSW index does. */
+export const EXACT_LIMIT = 20_000;
 
 /** The statement that creates the vec0 table for vectors of `dimensions` (its dimension is part of its type). */
 export function createVectorTableSql(dimensions: number): string {
@@ -10,18 +13,33 @@ export function createVectorTableSql(dimensions: number): string {
 }
 
 /**
- * Chunk vectors in the SQLite file, in a sqlite-vec `vec0` table searched exactly (vec0 packs vectors in
- * contiguous blocks; sqlite-vec 0.1 has no approximate index). One process owns the file, so the
- * pipeline's transaction writes the vectors with the chunks and nothing else needs telling. The
- * table's dimension is the embedding model's: created with the first vector (or by the migration that
- * moved older databases' vectors in), and created anew when the model's dimension changes.
+ * Chunk vectors in the SQLite file, in a sqlite-vec `vec0` table (vec0 packs vectors in contiguous
+ * blocks). One process owns the file, so the pipeline's transaction writes the vectors with the chunks
+ * and nothing else needs telling. The table's dimension is the embedding model's: created with the
+ * first vector (or by the migration that moved older databases' vectors in), and created anew when the
+ * model's dimension changes. sqlite-vec 0.1 searches by scanning every vector (exact, but about 6 s at
+ * a million on the bench machine): beyond EXACT_LIMIT vectors, searches go to the same usearch HNSW
+ * index PostgreSQL replicas use, held beside the table once its start-up load is complete.
  */
-export class SqliteVectorIndex extends VectorIndex {
+export class SqliteVectorIndex extends VectorIndex implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('VectorIndex');
   private dimensions?: number | null;
+  private count?: number;
 
-  constructor(private readonly query: Query) {
+  constructor(
+    private readonly query: Query,
+    private readonly approximate?: UsearchVectorIndex,
+    private readonly exactLimit = EXACT_LIMIT,
+  ) {
     super(query);
+  }
+
+  onApplicationBootstrap(): void {
+    this.approximate?.onApplicationBootstrap();
+  }
+
+  onApplicationShutdown(): void {
+    this.approximate?.onApplicationShutdown();
   }
 
   ready(): Promise<void> {
@@ -53,6 +71,8 @@ export class SqliteVectorIndex extends VectorIndex {
       }
       await q(`INSERT INTO ${SQLITE_VECTOR_TABLE} (chunk_id, embedding) VALUES (?, ?)`, [BigInt(row.id), Buffer.from(Float32Array.from(vector).buffer)]);
     }
+    this.count = undefined;
+    await this.approximate?.indexDocument(q, documentId);
   }
 
   /** Called before the chunks are deleted: vec0 deletes by primary key, one point lookup each. */
@@ -60,16 +80,22 @@ export class SqliteVectorIndex extends VectorIndex {
     if ((await this.tableDimensions(q)) === null) return;
     const chunks = await q<{ id: number }>('SELECT id FROM memory_chunk WHERE document_id = ?', [documentId]);
     for (const { id } of chunks) await q(`DELETE FROM ${SQLITE_VECTOR_TABLE} WHERE chunk_id = ?`, [BigInt(id)]);
+    this.count = undefined;
+    await this.approximate?.removeDocument(q, documentId);
   }
 
   async size(): Promise<number> {
     if ((await this.tableDimensions(this.query)) === null) return 0;
-    const [row] = await this.query<{ n: number }>(`SELECT count(*) AS n FROM ${SQLITE_VECTOR_TABLE}`);
-    return Number(row.n);
+    if (this.count === undefined) {
+      const [row] = await this.query<{ n: number }>(`SELECT count(*) AS n FROM ${SQLITE_VECTOR_TABLE}`);
+      this.count = Number(row.n);
+    }
+    return this.count;
   }
 
   protected async search(query: Float32Array, k: number): Promise<VectorHit[]> {
     if ((await this.tableDimensions(this.query)) !== query.length) return [];
+    if (this.approximate?.complete && (await this.size()) > this.exactLimit) return this.approximate.search(query, k);
     // k is an integer literal: vec0 rejects a k bound as a float.
     const rows = await this.query<{ id: number; distance: number }>(
       `SELECT chunk_id AS id, distance FROM ${SQLITE_VECTOR_TABLE} WHERE embedding MATCH ? AND k = ${Math.floor(k)} ORDER BY distance`,

@@ -47,6 +47,8 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   /** The chunk ids (index keys) of each document, to remove them when it changes. */
   private readonly keysOf = new Map<string, bigint[]>();
   private loading?: Promise<void>;
+  /** True once the start-up load has finished. */
+  complete = false;
   /** Documents changed elsewhere during the start-up load: refreshed when it ends. */
   private changedWhileLoading?: Set<string>;
   /** Refreshes run one after another, in the order their signals came. */
@@ -118,6 +120,8 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     const changed = this.changedWhileLoading;
     this.changedWhileLoading = undefined;
     this.changed([...changed]);
+    await this.refreshing;
+    this.complete = true;
     if (this.index?.size()) this.logger.log(`Vector index: ${this.index.size()} vectors of ${this.dimensions} dimensions loaded in ${Date.now() - started} ms`);
   }
 
@@ -189,7 +193,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     else this.keysOf.set(documentId, [key]);
   }
 
-  protected search(query: Float32Array, k: number): Promise<VectorHit[]> {
+  search(query: Float32Array, k: number): Promise<VectorHit[]> {
     if (!this.index || query.length !== this.dimensions || !this.index.size()) return Promise.resolve([]);
     const matches = this.index.search(query, k, 1);
     return Promise.resolve(Array.from(matches.keys, (key, i) => ({ id: Number(key), score: 1 - matches.distances[i] })));
