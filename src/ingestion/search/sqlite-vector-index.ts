@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Query } from '../store';
 import type { UsearchVectorIndex } from './usearch-vector-index';
 import { readDocumentVectors, VectorHit, VectorIndex } from './vector-index';
@@ -19,9 +19,9 @@ export function createVectorTableSql(dimensions: number): string {
  * first vector (or by the migration that moved older databases' vectors in), and created anew when the
  * model's dimension changes. sqlite-vec 0.1 searches by scanning every vector (exact, but about 6 s at
  * a million on the bench machine): beyond EXACT_LIMIT vectors, searches go to the same usearch HNSW
- * index PostgreSQL replicas use, held beside the table once its start-up load is complete.
+ * index PostgreSQL replicas use, built beside the table the first time it is that large.
  */
-export class SqliteVectorIndex extends VectorIndex implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SqliteVectorIndex extends VectorIndex implements OnApplicationShutdown {
   private readonly logger = new Logger('VectorIndex');
   private dimensions?: number | null;
   private count?: number;
@@ -32,10 +32,6 @@ export class SqliteVectorIndex extends VectorIndex implements OnApplicationBoots
     private readonly exactLimit = EXACT_LIMIT,
   ) {
     super(query);
-  }
-
-  onApplicationBootstrap(): void {
-    this.approximate?.onApplicationBootstrap();
   }
 
   onApplicationShutdown(): void {
@@ -95,7 +91,11 @@ export class SqliteVectorIndex extends VectorIndex implements OnApplicationBoots
 
   protected async search(query: Float32Array, k: number): Promise<VectorHit[]> {
     if ((await this.tableDimensions(this.query)) !== query.length) return [];
-    if (this.approximate?.complete && (await this.size()) > this.exactLimit) return this.approximate.search(query, k);
+    if (this.approximate && (await this.size()) > this.exactLimit) {
+      // Built the first time the table outgrows the exact scan (at start, or later), which answers meanwhile.
+      void this.approximate.ready();
+      if (this.approximate.complete) return this.approximate.search(query, k);
+    }
     // k is an integer literal: vec0 rejects a k bound as a float.
     const rows = await this.query<{ id: number; distance: number }>(
       `SELECT chunk_id AS id, distance FROM ${SQLITE_VECTOR_TABLE} WHERE embedding MATCH ? AND k = ${Math.floor(k)} ORDER BY distance`,
