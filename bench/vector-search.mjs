@@ -139,7 +139,7 @@ async function build(engine, data, count) {
         const m = index.search(q, k, 1);
         return Promise.resolve(Array.from(m.keys, (k) => Number(k) - 1));
       },
-      detail: 'HNSW, cosine, int8, M=16, ef_add=128, ef_search=128',
+      detail: 'HNSW, cosine, int8, M=16, ef_add=128, ef_search=256',
     };
   }
   throw new Error(`unknown engine ${engine}`);

@@ -22,7 +22,7 @@ const LOAD_WAIT_MS = 2000;
 /** HNSW graph: links per node, and the candidate lists when adding and searching (recall against speed). */
 const CONNECTIVITY = 16;
 const EXPANSION_ADD = 128;
-const EXPANSION_SEARCH = 128;
+const EXPANSION_SEARCH = 256;
 
 /** The index every replica builds (the bench builds the same). */
 export function usearchIndex(dimensions: number): Index {
