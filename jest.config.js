@@ -12,6 +12,7 @@ const esmOnly = [
   '@tokenizer',
   'uint8array-extras',
   '@borewit',
+  'fuzzysort',
 ];
 module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],

@@ -27,6 +27,8 @@ buildSync({
   external: [
     // native addons and packages that locate their own files at run time
     'better-sqlite3',
+    'sqlite-vec',
+    'usearch',
     'node-pty',
     'pg-native',
     'pdf-parse',

@@ -3,40 +3,10 @@ import { request as httpRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { isPrivateAddress } from './private-address';
 
 /** A fetch refused or failed by the guards below; the message says why in words. */
 export class GuardedFetchError extends Error {}
-
-function isPrivateV4(ip: string): boolean {
-  const [a, b] = ip.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    a >= 224 ||
-    (a === 100 && b >= 64 && b < 128) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b < 32) ||
-    (a === 192 && b === 168)
-  );
-}
-
-/** Loopback, private, link-local, unique-local, multicast and unspecified addresses. */
-export function isPrivateAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) return isPrivateV4(ip);
-  if (family !== 6) return true;
-  const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return isPrivateV4(mapped[1]);
-  return (
-    lower === '::' ||
-    lower === '::1' ||
-    /^f[cd]/.test(lower) ||
-    /^fe[89ab]/.test(lower) ||
-    lower.startsWith('ff')
-  );
-}
 
 export interface FetchLimits {
   maxBytes: number;

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import * as sqliteVec from 'sqlite-vec';
 import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -60,7 +61,9 @@ export function buildDataSourceOptions(
     database: join(target.dataDir, 'keel.sqlite'),
     enableWAL: true,
     // better-sqlite3 runs synchronously; NORMAL is durable under WAL and much faster than FULL.
-    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+    // sqlite-vec: the memory surface's chunk vectors (vec0 tables, see SqliteVectorIndex).
+    prepareDatabase: (db: { pragma(sql: string): unknown; loadExtension(file: string): void }) => {
+      sqliteVec.load(db);
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');

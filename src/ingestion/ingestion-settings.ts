@@ -28,8 +28,6 @@ export interface IngestionSettings {
   embeddingUrl?: string;
   embeddingModel: string;
   embeddingApiKey?: string;
-  /** Memory for chunk vectors held by the in-process vector index; beyond it the oldest vectors are dropped from it. */
-  vectorIndexMb: number;
   /** OpenAI-compatible chat endpoint base URL (`<url>/chat/completions`) of the memory model; deterministic extraction when unset. */
   memoryModelUrl?: string;
   memoryModel: string;
@@ -81,7 +79,6 @@ export function loadIngestionSettings(env: NodeJS.ProcessEnv = process.env): Ing
     embeddingUrl: env.KEEL_EMBEDDING_URL?.replace(/\/+$/, '') || undefined,
     embeddingModel: env.KEEL_EMBEDDING_MODEL || 'text-embedding-3-small',
     embeddingApiKey: env.KEEL_EMBEDDING_API_KEY || undefined,
-    vectorIndexMb: Math.max(1, int(env.KEEL_VECTOR_INDEX_MB, 512, 'KEEL_VECTOR_INDEX_MB')),
     memoryModelUrl: env.KEEL_MEMORY_LLM_URL?.replace(/\/+$/, '') || undefined,
     memoryModel: env.KEEL_MEMORY_LLM_MODEL || 'gpt-4o-mini',
     memoryModelApiKey: env.KEEL_MEMORY_LLM_API_KEY || undefined,

@@ -6,7 +6,7 @@ import { FileUploadService } from './documents/file-upload.service';
 import { MemoryChunk } from './documents/memory-chunk.entity';
 import { MemoryDocument, MemoryDocumentFile } from './documents/memory-document.entity';
 import { WebhooksController } from './pipeline/webhooks.controller';
-import { INGESTION_SETTINGS, loadIngestionSettings } from './ingestion-settings';
+import { INGESTION_SETTINGS, IngestionSettings, loadIngestionSettings } from './ingestion-settings';
 import { MemoriesController } from './memories/memories.controller';
 import { MemoriesService } from './memories/memories.service';
 import { MemoryEntry } from './memories/memory-entry.entity';
@@ -20,7 +20,10 @@ import { WebhookDispatcher } from './pipeline/webhook-dispatcher';
 import { FullTextIndex } from './search/full-text-index';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
+import { SqliteVectorIndex } from './search/sqlite-vector-index';
+import { UsearchVectorIndex } from './search/usearch-vector-index';
 import { VectorIndex } from './search/vector-index';
+import { EventBus } from '../events/event-bus.service';
 import { OrganizationSettings } from './settings/organization-settings.entity';
 import { OrganizationSettingsService } from './settings/organization-settings.service';
 import { SettingsController } from './settings/settings.controller';
@@ -35,7 +38,15 @@ import { IngestionStore } from './store';
     IngestionStore,
     OrganizationSettingsService,
     FullTextIndex,
-    VectorIndex,
+    {
+      // sqlite-vec inside the one process's database file (usearch beside it for large tables); usearch in each replica on PostgreSQL.
+      provide: VectorIndex,
+      useFactory: (store: IngestionStore, bus: EventBus, settings: IngestionSettings) => {
+        const approximate = new UsearchVectorIndex(store, bus, !!settings.embeddingUrl);
+        return store.dialect === 'sqlite' ? new SqliteVectorIndex(store.query, approximate) : approximate;
+      },
+      inject: [IngestionStore, EventBus, INGESTION_SETTINGS],
+    },
     StatusPublisher,
     WebhookDispatcher,
     DocumentsService,

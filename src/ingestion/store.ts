@@ -14,6 +14,8 @@ export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[
 export class IngestionStore {
   readonly dialect: 'sqlite' | 'postgres';
   private readonly sqliteWrites = new KeyedMutex();
+  /** Work to run once a transaction's query function has committed (see afterCommit). */
+  private readonly commitHooks = new WeakMap<Query, (() => void)[]>();
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
@@ -46,13 +48,28 @@ export class IngestionStore {
    * idempotent stages run again), so PostgreSQL need not flush WAL at each commit.
    */
   async transaction<T>(fn: (q: Query) => Promise<T>, options: { relaxed?: boolean } = {}): Promise<T> {
+    const hooks: (() => void)[] = [];
     const run = () =>
       this.dataSource.transaction(async (manager) => {
         const q = this.bind(manager);
+        this.commitHooks.set(q, hooks);
         if (options.relaxed && this.dialect === 'postgres') await q('SET LOCAL synchronous_commit = off');
         return fn(q);
       });
-    return this.dialect === 'sqlite' ? this.sqliteWrites.run('tx', run) : run();
+    const result = await (this.dialect === 'sqlite' ? this.sqliteWrites.run('tx', run) : run());
+    for (const hook of hooks) hook();
+    return result;
+  }
+
+  /**
+   * Runs `hook` once the transaction `q` belongs to has committed (never when it rolls back), or at
+   * once when `q` is not a transaction's. What other processes are told must wait for the commit:
+   * told earlier, they would read the rows as they were.
+   */
+  afterCommit(q: Query, hook: () => void): void {
+    const hooks = this.commitHooks.get(q);
+    if (hooks) hooks.push(hook);
+    else hook();
   }
 
   /** `FOR UPDATE` where the dialect has row locks (SQLite writers are already serialised). */

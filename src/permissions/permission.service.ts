@@ -39,7 +39,7 @@ import {
   toPermission,
   toPermissionRequest,
 } from './permission.entity';
-import { wildcardMatch } from './wildcard';
+import { wildcardMatch } from '../common/wildcard';
 
 export interface PermissionRequest {
   sessionID: string;

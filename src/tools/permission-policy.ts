@@ -1,5 +1,5 @@
 import type { PermitRequest } from './tool';
-import { wildcardLookup } from './wildcard';
+import { wildcardLookup } from '../common/wildcard';
 
 export type PermissionAction = 'allow' | 'ask' | 'deny';
 

@@ -16,7 +16,7 @@ import { webfetchTool } from './builtin/webfetch.tool';
 import { writeTool } from './builtin/write.tool';
 import type { ToolDefinition } from './tool';
 import { ToolError } from './tool';
-import { wildcardLookup } from './wildcard';
+import { wildcardLookup } from '../common/wildcard';
 
 export const TODO_STORE = Symbol('TODO_STORE');
 

@@ -277,8 +277,8 @@ export class FullTextIndex {
   /** Delete a document's chunks and their index rows. */
   async deleteChunks(q: Query, documentId: string): Promise<void> {
     await this.dialect.unindexChunks(q, documentId);
+    await this.vectors.removeDocument(q, documentId);
     await q('DELETE FROM memory_chunk WHERE document_id = ?', [documentId]);
-    this.vectors.removeDocument(documentId);
   }
 
   async indexMemory(q: Query, memoryId: string): Promise<void> {

@@ -51,26 +51,13 @@ export class SearchService {
     }
   }
 
-  /** Nearest chunks of the tags through the in-process vector index (see VectorIndex for its bounds). */
-  private async nearestChunks(vector: number[], tags: string[] | undefined, count: number): Promise<number[]> {
-    await this.vectors.ready();
-    return this.vectors.nearest(vector, tags, count).map((hit) => hit.id);
-  }
-
-  /** Cosine similarity of each chunk to the query: from the vector index, or from the stored vector for chunks it does not hold. */
+  /**
+   * Cosine similarity of each chunk to the query, from its stored vector: exact, whichever engine
+   * found it (usearch compares int8-quantized copies).
+   */
   private async semanticScores(vector: number[], ids: number[]): Promise<Map<number, number>> {
-    const scores = new Map<number, number>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const score = this.vectors.similarity(vector, id);
-      if (score === undefined) missing.push(id);
-      else scores.set(id, score);
-    }
-    if (missing.length) {
-      const stored = await this.chunks.find({ where: { id: In(missing) }, select: { id: true, embedding: true } });
-      for (const c of stored) if (c.embedding) scores.set(c.id, cosine(vector, JSON.parse(c.embedding) as number[]));
-    }
-    return scores;
+    const stored = await this.chunks.find({ where: { id: In(ids) }, select: { id: true, embedding: true } });
+    return new Map(stored.filter((c) => c.embedding).map((c) => [c.id, cosine(vector, JSON.parse(c.embedding!) as number[])]));
   }
 
   private async scoredChunks(q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
@@ -79,7 +66,7 @@ export class SearchService {
     const [hits, vector] = await Promise.all([this.index.searchChunks(terms, tags, pool, 1, documentId), this.queryVector(q)]);
     const ranks = new Map(hits.map((h) => [Number(h.id), Number(h.rank)]));
     const ids = new Set(ranks.keys());
-    if (vector && !documentId) for (const id of await this.nearestChunks(vector, tags, pool)) ids.add(id);
+    if (vector && !documentId) for (const hit of await this.vectors.nearest(vector, tags, pool)) ids.add(hit.id);
     if (!ids.size) return [];
     const [chunks, semantic] = await Promise.all([
       this.chunks.find({ where: { id: In([...ids]) }, select: { id: true, documentId: true, position: true, content: true } }),

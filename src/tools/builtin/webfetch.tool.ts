@@ -1,28 +1,14 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { parse } from 'node-html-parser';
 import { z } from 'zod';
+import { isPrivateAddress } from '../../common/private-address';
 import { defineTool, ToolError } from '../tool';
 
 export const WEBFETCH_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_TIMEOUT_S = 30;
 const MAX_TIMEOUT_S = 120;
 const MAX_REDIRECTS = 5;
-
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1], 'ipv4');
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 /** Refuses URLs whose host is, or resolves to, a loopback, private or link-local address. */
 async function assertPublic(url: URL): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * The reference's wildcard: `*` is any run of characters, `?` one character, anchored. A pattern
- * ending in " *" also matches the bare command ("ls *" matches "ls"), as permission rules expect.
+ * The reference's Wildcard.match, for permission rules and tool rules alike: `*` is any run of
+ * characters, `?` one character, anchored. A pattern ending in " *" also matches the bare command
+ * ("ls *" matches "ls").
  */
 export function wildcardMatch(text: string, pattern: string): boolean {
   let source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
