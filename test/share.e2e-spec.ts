@@ -180,9 +180,13 @@ describe('share: self-hosted share links and the public share page', () => {
         const body = await response.text();
         expect(body).not.toContain(session.id);
       }
-      const unknown = await fetch(`${keel.url}/share/${'A'.repeat(24)}`);
+      // A browser gets the page saying so; an API client the session dialect's NotFoundError.
+      const unknown = await fetch(`${keel.url}/share/${'A'.repeat(24)}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
       expect(unknown.status).toBe(404);
       expect(await unknown.text()).toContain('not shared');
+      const unknownJson = await fetch(`${keel.url}/share/${'A'.repeat(24)}`);
+      expect(unknownJson.status).toBe(404);
+      expect(await unknownJson.json()).toMatchObject({ name: 'NotFoundError' });
       // A session id is no share id.
       expect((await fetch(`${keel.url}/share/${session.id}/data`)).status).toBe(404);
     });

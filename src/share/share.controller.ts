@@ -52,14 +52,14 @@ export class ShareController implements BeforeApplicationShutdown {
   @ApiOperation({ summary: 'Share page (public, HTML)', security: [] })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'The shared session rendered as HTML', schema: { type: 'string' } })
-  @ApiNotFoundResponse({ description: 'Not shared (unknown id or revoked), as HTML' })
-  async page(@Param('shareID') shareID: string, @Res() res: Response): Promise<void> {
+  @ApiNotFoundResponse({ description: 'Not shared (unknown id or revoked): an HTML page for a browser (Accept prefers text/html), else the JSON NotFoundError' })
+  async page(@Param('shareID') shareID: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     publicHeaders(res);
     let view: SharedView;
     try {
       view = await this.shares.view(shareID);
     } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
+      if (!(error instanceof NotFoundError) || req.accepts(['json', 'html']) !== 'html') throw error;
       res.status(404).type('html').send(renderNotShared());
       return;
     }

@@ -9124,7 +9124,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not shared (unknown id or revoked), as HTML */
+            /** @description Not shared (unknown id or revoked): an HTML page for a browser (Accept prefers text/html), else the JSON NotFoundError */
             404: {
                 headers: {
                     [name: string]: unknown;
