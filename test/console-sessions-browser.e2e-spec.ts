@@ -42,6 +42,14 @@ describe('Session console and share page in a browser', () => {
     await page.getByRole('button', { name: /^(Send|Queue)$/ }).click();
   }
 
+  /** The list is virtualized: messages far from the viewport are not in the document. */
+  async function scrollToEnd(): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForTimeout(100);
+    }
+  }
+
   beforeAll(async () => {
     browser = await launchChromium();
     scripted = await ScriptedProvider.start();
@@ -249,6 +257,8 @@ describe('Session console and share page in a browser', () => {
       expect((await api('GET', `/session/${sessionID}`)).body.revert).toMatchObject({ messageID: expect.any(String) });
       await page.screenshot({ path: `${SHOTS}/reverted.png`, fullPage: true });
       await reverted.getByRole('button', { name: 'Unrevert' }).click();
+      await reverted.waitFor({ state: 'detached' });
+      await scrollToEnd();
       await page.getByText('Hello, world!').waitFor();
       expect(await page.getByRole('alert').filter({ hasText: 'Reverted' }).count()).toBe(0);
       expect((await api('GET', `/session/${sessionID}`)).body.revert).toBeUndefined();
@@ -258,11 +268,17 @@ describe('Session console and share page in a browser', () => {
       await page.waitForURL((url) => !url.pathname.endsWith(sessionID));
       const forkID = new URL(page.url()).pathname.split('/').at(-1)!;
       expect(forkID).toMatch(/^ses/);
+      await page.getByRole('heading', { name: /^New session/ }).waitFor();
+      await scrollToEnd();
+      await page.screenshot({ path: `${SHOTS}/forked.png` });
       await page.getByText('Summed up the notes.').waitFor();
       expect(await page.getByText('Hello, world!').count()).toBe(0);
       const forked = (await api('GET', `/session/${forkID}/message`)).body as { info: { role: string } }[];
       expect(forked.length).toBeGreaterThan(0);
       await page.goto(`${keel.url}/ui/sessions/${sessionID}?directory=${encodeURIComponent(dir)}`);
+      await page.getByRole('heading', { name: 'Browser session' }).waitFor();
+      await page.mouse.move(0, 0);
+      await scrollToEnd();
       await page.getByText('Hello, world!').waitFor();
     });
   });
