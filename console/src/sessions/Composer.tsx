@@ -1,4 +1,4 @@
-import { useDeferredValue, useRef, useState } from 'react';
+import { memo, useDeferredValue, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { Button, Group, Paper, Select, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
@@ -42,7 +42,7 @@ export function mentionParts(text: string, directory: string, mentioned: string[
  * The prompt box: text with `@` file mentions (from the instance's `/find/file`), agent and model
  * pickers, and a command picker (a chosen command runs with the text as its arguments).
  */
-export function Composer({ directory, sessionID, busy }: { directory: string; sessionID: string; busy: boolean }) {
+export const Composer = memo(function Composer({ directory, sessionID, busy }: { directory: string; sessionID: string; busy: boolean }) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [mentioned, setMentioned] = useState<string[]>([]);
@@ -191,4 +191,4 @@ export function Composer({ directory, sessionID, busy }: { directory: string; se
       </Stack>
     </Paper>
   );
-}
+});

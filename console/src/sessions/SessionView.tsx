@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import {
   Alert,
   Anchor,
@@ -8,7 +8,6 @@ import {
   Group,
   Loader,
   Paper,
-  Select,
   Stack,
   Text,
   TextInput,
@@ -171,7 +170,7 @@ function MessageActions({ entry, onAction }: { entry: MessageEntry; onAction: (k
   );
 }
 
-function PermissionRequests({ directory, sessionID }: { directory: string; sessionID: string }) {
+const PermissionRequests = memo(function PermissionRequests({ directory, sessionID }: { directory: string; sessionID: string }) {
   const permissions = usePermissions(directory);
   const queryClient = useQueryClient();
   const respond = useMutation({
@@ -215,9 +214,9 @@ function PermissionRequests({ directory, sessionID }: { directory: string; sessi
       ))}
     </Stack>
   );
-}
+});
 
-function Todos({ directory, sessionID }: { directory: string; sessionID: string }) {
+const Todos = memo(function Todos({ directory, sessionID }: { directory: string; sessionID: string }) {
   const todos = useTodos(directory, sessionID);
   if (!todos.data?.length) return null;
   return (
@@ -234,9 +233,9 @@ function Todos({ directory, sessionID }: { directory: string; sessionID: string 
       </Stack>
     </Paper>
   );
-}
+});
 
-function Changes({ directory, sessionID }: { directory: string; sessionID: string }) {
+const Changes = memo(function Changes({ directory, sessionID }: { directory: string; sessionID: string }) {
   const diff = useSessionDiff(directory, sessionID);
   if (!diff.data?.length) return null;
   return (
@@ -251,4 +250,4 @@ function Changes({ directory, sessionID }: { directory: string; sessionID: strin
       </Stack>
     </details>
   );
-}
+});
