@@ -5,7 +5,10 @@ import remarkGfm from 'remark-gfm';
 
 // No raw HTML (no rehype-raw) and react-markdown's default URL filter: a message cannot inject markup or script links.
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [[rehypeHighlight, { detect: false, ignoreMissing: true }] as [typeof rehypeHighlight, object]];
+// rehype-highlight registers every highlight.js grammar each time its plugin is attached, and
+// react-markdown attaches the plugins on every render: the transformer is made once and shared.
+const highlight = rehypeHighlight({ detect: false });
+const rehypePlugins = [() => highlight];
 
 /**
  * The text cut into top-level blocks at blank lines outside fenced code; a block whose first line is
