@@ -7,7 +7,7 @@ import { ScriptedProvider } from './support/scripted-provider';
 
 const PASSWORD = 'console-secret';
 const CREDENTIALS = Buffer.from(`opencode:${PASSWORD}`).toString('base64');
-const SHOTS = '/tmp/keel-sessions-shots';
+const SHOTS = process.env.KEEL_SHOTS ?? '/tmp/keel-sessions-shots';
 
 /** A gate a scripted reply waits on, opened by the test. */
 function gate(): { promise: Promise<void>; open: () => void } {
