@@ -4,7 +4,8 @@
 // time on screen − time the model server wrote the chunk (same machine, same epoch clock).
 //
 // Usage (after `bash scripts/build-to.sh`):
-//   node bench/session-deltas.mjs [--deltas 1000] [--rate 200]
+//   node bench/session-deltas.mjs [--deltas 1000] [--rate 200] [--paragraph 0]
+// --paragraph N starts a new Markdown paragraph every N deltas (0: the whole reply is one paragraph).
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -18,6 +19,7 @@ const { chromium } = require('playwright-core');
 const argv = process.argv.slice(2);
 const DELTAS = numberOption(argv, 'deltas', 1000);
 const RATE = numberOption(argv, 'rate', 200);
+const PARAGRAPH = numberOption(argv, 'paragraph', 0);
 const now = () => performance.timeOrigin + performance.now();
 const written = new Map();
 
@@ -40,7 +42,7 @@ const model = await new Promise((resolve) => {
         const wait = due - now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         written.set(i, now());
-        res.write(chunk({ content: ` d${i}x` }));
+        res.write(chunk({ content: `${PARAGRAPH > 0 && i > 0 && i % PARAGRAPH === 0 ? '\n\n' : ' '}d${i}x` }));
       }
     }
     res.write(chunk({}, 'stop'));
@@ -92,7 +94,7 @@ try {
   const seen = await page.evaluate(() => window.__seen);
   const latencies = [...written.entries()].map(([i, t]) => seen[i] - t).sort((a, b) => a - b);
   console.log(`session deltas bench — ${new Date().toISOString()} — ${machineLine()}`);
-  console.log(`database: ${database.url ? 'PostgreSQL' : 'SQLite'}; ${DELTAS} deltas at ${RATE}/s into /ui/sessions/<id>`);
+  console.log(`database: ${database.url ? 'PostgreSQL' : 'SQLite'}; ${DELTAS} deltas at ${RATE}/s into /ui/sessions/<id>${PARAGRAPH > 0 ? `, a paragraph every ${PARAGRAPH}` : ', one paragraph'}`);
   console.log(`delta written by the model server → on screen: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1).toFixed(1)} ms`);
 } finally {
   await browser?.close();

@@ -7,7 +7,7 @@ import { ScriptedProvider } from './support/scripted-provider';
 
 const PASSWORD = 'console-secret';
 const CREDENTIALS = Buffer.from(`opencode:${PASSWORD}`).toString('base64');
-const SHOTS = '/tmp/keel-sessions-shots';
+const SHOTS = process.env.KEEL_SHOTS ?? '/tmp/keel-sessions-shots';
 
 /** A gate a scripted reply waits on, opened by the test. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -42,11 +42,24 @@ describe('Session console and share page in a browser', () => {
     await page.getByRole('button', { name: /^(Send|Queue)$/ }).click();
   }
 
+  /** The list is virtualized: messages far from the viewport are not in the document. */
+  async function scrollToEnd(): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForTimeout(100);
+    }
+  }
+
   beforeAll(async () => {
     browser = await launchChromium();
     scripted = await ScriptedProvider.start();
     dir = tempDir('keel-sessions-browser-');
-    writeFileSync(join(dir, 'opencode.json'), JSON.stringify({ ...scripted.config(), permission: { bash: 'ask' } }));
+    writeFileSync(join(dir, 'opencode.json'), JSON.stringify({
+        ...scripted.config(),
+        permission: { bash: 'ask' },
+        command: { greet: { description: 'Greets someone', template: 'Say a greeting to $1' } },
+      }),
+    );
     writeFileSync(join(dir, 'notes.txt'), 'the notes say hello\n');
     keel = await startKeel({ env: { KEEL_SERVER_PASSWORD: PASSWORD } });
     sessionID = (await api('POST', '/session', { title: 'Browser session' })).body.id;
@@ -194,6 +207,80 @@ describe('Session console and share page in a browser', () => {
       await shared.screenshot({ path: `${SHOTS}/share-revoked.png` });
     });
     await visitor.close();
+  });
+
+  it('mentions a file with @ (sent as a file part) and runs a command', async () => {
+    await step(page, 'mention-file', async () => {
+      scripted.reply({ steps: [{ text: 'Summed up the notes.' }] });
+      const box = page.getByRole('textbox', { name: 'Prompt' });
+      await box.fill('Sum up ');
+      await box.pressSequentially('@note');
+      await page.getByRole('option', { name: 'notes.txt' }).waitFor();
+      await page.screenshot({ path: `${SHOTS}/mention-open.png` });
+      await page.getByRole('listbox', { name: 'Files to mention' }).getByRole('option', { name: 'notes.txt' }).click();
+      expect(await box.inputValue()).toBe('Sum up @notes.txt ');
+      await page.screenshot({ path: `${SHOTS}/mention.png` });
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Summed up the notes.').waitFor();
+      await page.locator('[data-part="file"]', { hasText: 'notes.txt' }).waitFor();
+      // The file's content reached the model, read by the server from the file:// part.
+      expect(JSON.stringify(scripted.prompts.at(-1)!.body.messages)).toContain('the notes say hello');
+      const user = (await api('GET', `/session/${sessionID}/message`)).body.at(-2);
+      const file = user.parts.find((p: { type: string }) => p.type === 'file');
+      expect(file).toMatchObject({
+        filename: 'notes.txt',
+        url: `file://${join(dir, 'notes.txt')}`,
+        source: { type: 'file', path: 'notes.txt', text: { value: '@notes.txt', start: 7, end: 17 } },
+      });
+    });
+    await step(page, 'run-command', async () => {
+      scripted.reply({ steps: [{ text: 'Hello, world!' }] });
+      await page.getByRole('combobox', { name: 'Command' }).click();
+      await page.getByRole('option', { name: /greet/ }).click();
+      await page.getByRole('textbox', { name: 'Arguments of /greet' }).fill('world');
+      await page.getByRole('button', { name: 'Run /greet' }).click();
+      await page.getByText('Hello, world!').waitFor();
+      await page.getByText('Say a greeting to world').waitFor();
+      await page.getByRole('button', { name: 'Send' }).waitFor();
+    });
+  });
+
+  it('reverts from a message and unreverts; forks from a message', async () => {
+    const greeting = page.locator('[data-role="user"]', { hasText: 'Say a greeting to world' });
+    await step(page, 'revert', async () => {
+      await greeting.getByRole('button', { name: /^Revert/ }).click();
+      const reverted = page.getByRole('alert').filter({ hasText: 'Reverted' });
+      await reverted.waitFor();
+      expect(await reverted.textContent()).toContain('2 messages reverted');
+      await greeting.waitFor({ state: 'detached' });
+      expect(await page.getByText('Hello, world!').count()).toBe(0);
+      expect((await api('GET', `/session/${sessionID}`)).body.revert).toMatchObject({ messageID: expect.any(String) });
+      await page.screenshot({ path: `${SHOTS}/reverted.png`, fullPage: true });
+      await reverted.getByRole('button', { name: 'Unrevert' }).click();
+      await reverted.waitFor({ state: 'detached' });
+      await scrollToEnd();
+      await page.getByText('Hello, world!').waitFor();
+      expect(await page.getByRole('alert').filter({ hasText: 'Reverted' }).count()).toBe(0);
+      expect((await api('GET', `/session/${sessionID}`)).body.revert).toBeUndefined();
+    });
+    await step(page, 'fork', async () => {
+      await greeting.getByRole('button', { name: /^Fork/ }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith(sessionID));
+      const forkID = new URL(page.url()).pathname.split('/').at(-1)!;
+      expect(forkID).toMatch(/^ses/);
+      await page.getByRole('heading', { name: /^New session/ }).waitFor();
+      await scrollToEnd();
+      await page.screenshot({ path: `${SHOTS}/forked.png` });
+      await page.getByText('Summed up the notes.').waitFor();
+      expect(await page.getByText('Hello, world!').count()).toBe(0);
+      const forked = (await api('GET', `/session/${forkID}/message`)).body as { info: { role: string } }[];
+      expect(forked.length).toBeGreaterThan(0);
+      await page.goto(`${keel.url}/ui/sessions/${sessionID}?directory=${encodeURIComponent(dir)}`);
+      await page.getByRole('heading', { name: 'Browser session' }).waitFor();
+      await page.mouse.move(0, 0);
+      await scrollToEnd();
+      await page.getByText('Hello, world!').waitFor();
+    });
   });
 
   it('passes accessibility checks (light and dark, desktop and 360 px) and logged no console errors', async () => {

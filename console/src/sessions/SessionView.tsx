@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import {
   Alert,
   Anchor,
@@ -8,10 +8,8 @@ import {
   Group,
   Loader,
   Paper,
-  Select,
   Stack,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -24,16 +22,15 @@ import { DiffView } from './parts/DiffView';
 import { MessageList } from './parts/MessageList';
 import {
   sessionKeys,
-  useAgents,
   useMessages,
   usePermissions,
-  useProviders,
   useSession,
   useSessionDiff,
   useSessionStatus,
   useTodos,
 } from './queries';
 import { useSessionEvents } from './useSessionEvents';
+import { Composer } from './Composer';
 
 /** One session: its conversation (live), pending permissions, todos, changes, and what can be done to it. */
 export function SessionView() {
@@ -173,7 +170,7 @@ function MessageActions({ entry, onAction }: { entry: MessageEntry; onAction: (k
   );
 }
 
-function PermissionRequests({ directory, sessionID }: { directory: string; sessionID: string }) {
+const PermissionRequests = memo(function PermissionRequests({ directory, sessionID }: { directory: string; sessionID: string }) {
   const permissions = usePermissions(directory);
   const queryClient = useQueryClient();
   const respond = useMutation({
@@ -217,9 +214,9 @@ function PermissionRequests({ directory, sessionID }: { directory: string; sessi
       ))}
     </Stack>
   );
-}
+});
 
-function Todos({ directory, sessionID }: { directory: string; sessionID: string }) {
+const Todos = memo(function Todos({ directory, sessionID }: { directory: string; sessionID: string }) {
   const todos = useTodos(directory, sessionID);
   if (!todos.data?.length) return null;
   return (
@@ -236,9 +233,9 @@ function Todos({ directory, sessionID }: { directory: string; sessionID: string 
       </Stack>
     </Paper>
   );
-}
+});
 
-function Changes({ directory, sessionID }: { directory: string; sessionID: string }) {
+const Changes = memo(function Changes({ directory, sessionID }: { directory: string; sessionID: string }) {
   const diff = useSessionDiff(directory, sessionID);
   if (!diff.data?.length) return null;
   return (
@@ -253,58 +250,4 @@ function Changes({ directory, sessionID }: { directory: string; sessionID: strin
       </Stack>
     </details>
   );
-}
-
-function Composer({ directory, sessionID, busy }: { directory: string; sessionID: string; busy: boolean }) {
-  const [text, setText] = useState('');
-  const [agent, setAgent] = useState<string | null>(null);
-  const [model, setModel] = useState<string | null>(null);
-  const agents = useAgents(directory);
-  const providers = useProviders(directory);
-  const agentOptions = (agents.data ?? []).filter((a) => a.mode !== 'subagent').map((a) => a.name);
-  const modelOptions = (providers.data?.providers ?? []).flatMap((p) =>
-    Object.values(p.models).map((m) => ({ value: `${p.id}/${m.id}`, label: `${p.name} · ${m.name}` })),
-  );
-  const send = useMutation({
-    mutationFn: async () => {
-      const [providerID, ...rest] = (model ?? '').split('/');
-      unwrap(
-        await api.POST('/session/{sessionID}/prompt_async', {
-          params: { path: { sessionID }, query: { directory } },
-          body: {
-            parts: [{ type: 'text', text }],
-            ...(agent ? { agent } : {}),
-            ...(model ? { model: { providerID, modelID: rest.join('/') } } : {}),
-          },
-        }),
-      );
-    },
-    onSuccess: () => setText(''),
-  });
-  return (
-    <Paper withBorder p="sm" radius="md" component="form" aria-label="Prompt" onSubmit={(e) => { e.preventDefault(); if (text.trim()) send.mutate(); }}>
-      <Stack gap="xs">
-        <Textarea
-          label="Prompt"
-          placeholder="Ask or instruct… (Ctrl+Enter to send)"
-          autosize
-          minRows={2}
-          maxRows={12}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim()) send.mutate();
-          }}
-        />
-        <Group gap="xs" wrap="wrap" align="end">
-          <Select label="Agent" placeholder="Default" data={agentOptions} value={agent} onChange={setAgent} clearable w={{ base: '100%', xs: 160 }} />
-          <Select label="Model" placeholder="Default" data={modelOptions} value={model} onChange={setModel} clearable searchable w={{ base: '100%', xs: 260 }} />
-          <Button type="submit" loading={send.isPending} disabled={!text.trim()}>
-            {busy ? 'Queue' : 'Send'}
-          </Button>
-        </Group>
-        {send.error && <Text c="red">{errorMessage(send.error)}</Text>}
-      </Stack>
-    </Paper>
-  );
-}
+});

@@ -88,3 +88,21 @@ export function useProviders(directory: string) {
     queryFn: async () => unwrap(await api.GET('/config/providers', { params: { query: { directory } } })),
   });
 }
+
+export function useCommands(directory: string) {
+  return useQuery({
+    queryKey: ['sessions', 'commands', directory],
+    staleTime: 60_000,
+    queryFn: async () => unwrap(await api.GET('/command', { params: { query: { directory } } })),
+  });
+}
+
+/** Files of the instance matching `query` (for `@` mentions); off while `query` is undefined. */
+export function useFileMatches(directory: string, query: string | undefined) {
+  return useQuery({
+    queryKey: ['sessions', 'mention-files', directory, query],
+    enabled: query !== undefined,
+    staleTime: 10_000,
+    queryFn: async () => unwrap(await api.GET('/find/file', { params: { query: { directory, query: query ?? '', limit: 8 } } })),
+  });
+}

@@ -17,13 +17,35 @@ export function useSessionEvents(directory: string | undefined): void {
     const controller = new AbortController();
     const dir = directory;
     let connectedBefore = false;
+    // Message events (a streamed reply sends hundreds a second) are applied once per frame, in order:
+    // one cache write and one render for all the deltas that arrived since the last paint.
+    const pending = new Map<string, SessionEvent[]>();
+    let cancel: (() => void) | undefined;
+    function flush(): void {
+      cancel = undefined;
+      for (const [sessionID, events] of pending)
+        queryClient.setQueryData<MessageEntry[]>(sessionKeys.messages(dir, sessionID), (old) =>
+          old ? events.reduce(applyEvent, old) : old,
+        );
+      pending.clear();
+    }
     function onEvent(event: SessionEvent): void {
       const p = event.properties;
       const sessionID = eventSessionID(event);
       if (event.type.startsWith('message.') && sessionID) {
-        queryClient.setQueryData<MessageEntry[]>(sessionKeys.messages(dir, sessionID), (old) =>
-          old ? applyEvent(old, event) : old,
-        );
+        const queued = pending.get(sessionID);
+        if (queued) queued.push(event);
+        else pending.set(sessionID, [event]);
+        // A hidden tab gets no animation frames: there the events are applied on the next task.
+        if (!cancel) {
+          if (document.hidden) {
+            const timer = window.setTimeout(flush, 0);
+            cancel = () => clearTimeout(timer);
+          } else {
+            const frame = requestAnimationFrame(flush);
+            cancel = () => cancelAnimationFrame(frame);
+          }
+        }
         return;
       }
       switch (event.type) {
@@ -84,6 +106,9 @@ export function useSessionEvents(directory: string | undefined): void {
       }
     }
     void follow();
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      cancel?.();
+    };
   }, [directory, queryClient]);
 }
