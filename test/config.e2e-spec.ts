@@ -156,12 +156,22 @@ describe('config: files, merge order, substitution, validation, PATCH', () => {
 
     // A new key takes its whole value in one edit: jsonc's formatter, quadratic in the value's size,
     // held the event loop for minutes on such a map. The file keeps the usual two-space layout.
-    const commands = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`c${i}`, { template: `run ${i}`, subtask: i % 2 === 0 }]));
-    const { data: big } = await client.config.update({ config: { command: commands } });
-    expect(Object.keys(big?.command ?? {})).toHaveLength(50_000);
+    const commands = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, { template: `run ${i}`, subtask: i % 2 === 0 }]));
+    const { data: big } = await client.config.update({ config: { command: commands(10_000) } });
+    expect(Object.keys(big?.command ?? {})).toHaveLength(10_000);
     const text = readFileSync(join(dir, 'opencode.json'), 'utf8');
     expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
-    expect(JSON.parse(text).command.c49999).toEqual({ template: 'run 49999', subtask: false });
+    expect(JSON.parse(text).command.c9999).toEqual({ template: 'run 9999', subtask: false });
+
+    // Every later request parses the file (and each edit re-parses it): beyond 1 MiB it is a 400 and the file stays.
+    const huge = await fetch(`${keel.url}/config?directory=${encodeURIComponent(dir)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ theme: 't'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(huge.status).toBe(400);
+    expect((await huge.json()).error[0].message).toMatch(/^a config file may hold at most 1048576 bytes \(this PATCH makes \d+\)$/);
+    expect(readFileSync(join(dir, 'opencode.json'), 'utf8')).toBe(text);
     rmSync(dir, { recursive: true, force: true });
   });
 

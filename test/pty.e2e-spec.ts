@@ -277,7 +277,8 @@ describe('terminals: /pty and its WebSocket', () => {
     await fast.waitFor('END', 20_000);
     const output = fast.text.slice(fast.text.indexOf('x'), fast.text.lastIndexOf('x') + 1);
     expect(output.length).toBe(12_000_000);
-    expect(/^x+$/.test(output)).toBe(true);
+    // No quantified pattern over 12 MB: V8's regexp engine can overflow its stack on one.
+    expect(/[^x]/.test(output)).toBe(false);
     (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
     // Cut off: it may or may not have read the close frame queued behind its backlog.
     expect([1006, 1013]).toContain(await stalled.closed);

@@ -212,6 +212,8 @@ export class ConfigService {
 
   /** `file` as the loader names it (for messages and `{file:}` paths), `target` its checked real location. */
   private async writeMerged(file: string, target: string, patch: JsonObject): Promise<void> {
+    const tooLarge = (bytes: number) =>
+      new ValidationError([issue([], `a config file may hold at most ${MAX_CONFIG_BYTES} bytes (this PATCH makes ${bytes})`)], null);
     const before = (await readOptional(target)) ?? '';
     const current = parseJsonc(before, file);
     let text = before.trim() === '' ? '{}\n' : before;
@@ -220,7 +222,10 @@ export class ConfigService {
     if (edits.length > MAX_PATCH_EDITS) {
       throw new ValidationError([issue([], `a config PATCH may change at most ${MAX_PATCH_EDITS} keys (this one changes ${edits.length})`)], null);
     }
+    const patchBytes = Buffer.byteLength(JSON.stringify(patch));
+    if (patchBytes > MAX_CONFIG_BYTES) throw tooLarge(patchBytes);
     for (const [path, value] of edits) text = setFormatted(text, path, value);
+    if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) throw tooLarge(Buffer.byteLength(text));
     validateConfig(parseJsonc(await substitute(text, file, dirname(file)), file), file);
     await writeAtomically(target, text);
   }
@@ -285,6 +290,11 @@ async function markdownConfig(dir: string): Promise<JsonObject> {
 
 /** Keys one PATCH may set inside existing objects (a new file takes whole top-level values). */
 const MAX_PATCH_EDITS = 1_000;
+/**
+ * Largest config file a PATCH may write. Every later request reads, parses and validates the file,
+ * and each edit of a PATCH re-parses it: a 3 MB file made a PATCH of 30 keys take 15 s.
+ */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Paths and values to set so that `patch` is deep-merged into `current`. */
 function leafEdits(current: unknown, patch: JsonObject, path: string[]): [string[], unknown][] {
