@@ -36,8 +36,15 @@ export default function MemoryRoutes() {
       setAccess(lastAccess);
     });
   }, [queryClient]);
-  // The pages one goes to next from the list (a document, the playground) are fetched once idle.
-  useEffect(() => whenIdle(() => void Promise.all([DocumentPage.preload(), SearchPage.preload()])), []);
+  // The pages one goes to next from the list (a document, the playground) are fetched a moment later,
+  // once idle: not while the documents page is being fetched and drawn.
+  useEffect(() => {
+    const timer = window.setTimeout(
+      () => whenIdle(() => void Promise.all([DocumentPage.preload(), SearchPage.preload()])),
+      1500,
+    );
+    return () => window.clearTimeout(timer);
+  }, []);
   if (access === 'probing') return <Loader aria-label="Loading" />;
   if (access === 'key')
     return (
