@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// Memory console, documents page with 100,000 documents: the list API (first page, a deep page,
-// filtered pages) and, in Chromium, the page's first content and a page change.
+// Memory console on 100,000 documents with one chunk each (100,000 chunks): the list API (first page,
+// a deep page, filtered pages), the search APIs (/v3/search, /v4/search hybrid) and, in Chromium:
+// - the documents page reached inside the running console (a click on "Memory" in the navigation, and
+//   the Search → Documents tab), to the first row on screen: what a person waits for;
+// - the cold load of /ui/memory/documents (whole console app fetched and started), labelled as such;
+// - a page change (click on the next page → new rows on screen);
+// - the search playground: a click on a panel's Search → its results on screen.
 //   node bench/console-documents.mjs                 (SQLite in a temp data dir; build first: npm run build)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/console-documents.mjs
-// Knobs: BENCH_DOCS (100000), BENCH_RUNS (15).
-// The documents are written straight into the table as finished documents (the pipeline is not what
-// this measures: bench/memory-ingest.mjs is), in one transaction, then Keel is started on that data.
+// Knobs: BENCH_DOCS (100000), BENCH_RUNS (15), BENCH_QUERIES (200).
+// The documents and their chunks are written straight into the tables as finished documents, with the
+// full-text index rows the pipeline would write (the pipeline is not what this measures:
+// bench/memory-ingest.mjs is), then Keel is started on that data. No embedding provider: search is full text.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,8 +22,48 @@ import { freshDatabase, startKeel } from './lib/keel-server.mjs';
 const require = createRequire(import.meta.url);
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const STATUSES = ['done', 'done', 'done', 'done', 'failed', 'queued'];
 const TAGS = ['user_1', 'user_2', 'user_3', 'team_a', 'team_b'];
+
+// Chunk text: words of a 5,000-word vocabulary drawn with a Zipf distribution (as bench/memory-ingest.mjs),
+// so a query word is in some chunks, not in all of them.
+const SYLLABLES =
+  'ka lo mi ne ru sa te vo zi pa de fu gi ho ju ba ce di fo ga hi ko lu ma no pe ri so tu va we xi yo za'.split(
+    ' ',
+  );
+const VOCAB = Array.from({ length: 5000 }, (_, i) => {
+  let n = i + 7;
+  let w = '';
+  do {
+    w += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  } while (n > 0);
+  return w;
+});
+const CUMULATIVE = [];
+VOCAB.reduce((sum, _, r) => (CUMULATIVE[r] = sum + 1 / (r + 1)), 0);
+let seedState = 42;
+const rand = () => {
+  seedState = (seedState + 0x6d2b79f5) | 0;
+  let t = Math.imul(seedState ^ (seedState >>> 15), 1 | seedState);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const word = () => {
+  const x = rand() * CUMULATIVE[CUMULATIVE.length - 1];
+  let lo = 0;
+  let hi = CUMULATIVE.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (CUMULATIVE[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB[lo];
+};
+const queryText = () =>
+  Array.from({ length: 1 + Math.floor(rand() * 3) }, () => VOCAB[Math.floor(rand() * 2000)]).join(' ');
+const chunkText = (i) => `Document ${i}: ${Array.from({ length: 40 }, word).join(' ')}.`;
 
 const columns = [
   'id',
@@ -39,7 +85,7 @@ const columns = [
   'created_at',
   'updated_at',
 ];
-function row(i) {
+function row(i, content) {
   const status = STATUSES[i % STATUSES.length];
   const tag = TAGS[i % TAGS.length];
   // Finished rows only: an unfinished one would be claimed by the pipeline while we measure.
@@ -48,7 +94,7 @@ function row(i) {
   return [
     `bench${String(i).padStart(17, '0')}`,
     null,
-    `Document ${i} about topic ${i % 97}.`,
+    content,
     `Document ${i}`,
     i % 10 === 0 ? 'webpage' : 'text',
     'text',
@@ -67,24 +113,51 @@ function row(i) {
   ];
 }
 
+const chunkColumns = ['document_id', 'position', 'content', 'start_offset', 'end_offset', 'created_at'];
+const chunkRow = (i, content) => [
+  `bench${String(i).padStart(17, '0')}`,
+  0,
+  content,
+  0,
+  content.length,
+  Date.UTC(2026, 0, 1) + i * 60_000,
+];
+
 async function seed(keelEnv) {
   if (keelEnv.databaseUrl) {
     const { Client } = require('pg');
     const client = new Client({ connectionString: keelEnv.databaseUrl });
     await client.connect();
     await client.query('BEGIN');
-    for (let i = 0; i < DOCS; i += 1000) {
-      const rows = Array.from({ length: Math.min(1000, DOCS - i) }, (_, k) => row(i + k));
-      const params = rows.flat();
-      const tuples = rows.map(
-        (_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`,
+    const insert = (table, names, rows) =>
+      client.query(
+        `INSERT INTO ${table} (${names.join(', ')}) VALUES ${rows
+          .map((_, r) => `(${names.map((__, c) => `$${r * names.length + c + 1}`).join(', ')})`)
+          .join(', ')}`,
+        rows.flat(),
       );
-      await client.query(
-        `INSERT INTO memory_document (${columns.join(', ')}) VALUES ${tuples.join(', ')}`,
-        params,
+    for (let i = 0; i < DOCS; i += 1000) {
+      const ids = Array.from({ length: Math.min(1000, DOCS - i) }, (_, k) => i + k);
+      const texts = ids.map(chunkText);
+      await insert(
+        'memory_document',
+        columns,
+        ids.map((n, k) => row(n, texts[k])),
+      );
+      await insert(
+        'memory_chunk',
+        chunkColumns,
+        ids.map((n, k) => chunkRow(n, texts[k])),
       );
     }
+    // The rows FullTextIndex.indexChunks writes (words and the document's container tags).
+    await client.query(
+      `INSERT INTO memory_chunk_search (chunk_id, tsv)
+       SELECT c.id, to_tsvector('english', c.content) || array_to_tsvector(ARRAY(SELECT 'container ' || jsonb_array_elements_text(COALESCE(d.container_tags, '[]')::jsonb)))
+       FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id`,
+    );
     await client.query('COMMIT');
+    await client.query('ANALYZE');
     await client.end();
   } else {
     const Database = require('better-sqlite3');
@@ -92,8 +165,17 @@ async function seed(keelEnv) {
     const insert = db.prepare(
       `INSERT INTO memory_document (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
+    const insertChunk = db.prepare(
+      `INSERT INTO memory_chunk (${chunkColumns.join(', ')}) VALUES (${chunkColumns.map(() => '?').join(', ')})`,
+    );
     db.transaction(() => {
-      for (let i = 0; i < DOCS; i++) insert.run(row(i));
+      for (let i = 0; i < DOCS; i++) {
+        const text = chunkText(i);
+        insert.run(row(i, text));
+        insertChunk.run(chunkRow(i, text));
+      }
+      // The rows FullTextIndex.indexChunks writes.
+      db.exec('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk');
     })();
     db.close();
   }
@@ -170,16 +252,57 @@ for (const [name, body] of cases) {
   );
 }
 
-// The page in Chromium: first content (navigation to the first row shown) and a page change (click to new rows).
+// The search APIs on the 100,000 chunks: one query word to three, a new query each time.
+const search = async (path, body) => {
+  const response = await fetch(`${keel.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+};
+const searchCases = [
+  ['/v3/search', (q) => ({ q, limit: 10 })],
+  ['/v4/search', (q) => ({ q, limit: 10, searchMode: 'hybrid' })],
+];
+console.log(`\nSearch on ${DOCS} chunks (server round trip, ms)    median    p95   hits/query`);
+for (const [path, body] of searchCases) {
+  for (let i = 0; i < 5; i++) await search(path, body(queryText()));
+  const times = [];
+  let hits = 0;
+  for (let i = 0; i < QUERIES; i++) {
+    const q = body(queryText());
+    times.push(
+      await timed(async () => {
+        hits += (await search(path, q)).results.length;
+      }),
+    );
+  }
+  console.log(
+    `  ${(path + (path === '/v4/search' ? ' (hybrid)' : '')).padEnd(46)} ${median(times).toFixed(1).padStart(7)} ${p95(times).toFixed(1).padStart(7)} ${(hits / QUERIES).toFixed(1).padStart(8)}`,
+  );
+}
+
+// In Chromium. Everything is timed inside the page (performance.now() from the click, or from navigation
+// start, to the frame that shows the result), so Playwright's own checks and round trips are not counted.
 const { chromium } = require('playwright-core');
 const browser = await chromium.launch({
   executablePath: process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu'],
 });
-const firstContent = [];
+// A failure below must not leave the server running.
+process.on('uncaughtException', (error) => {
+  console.error(error);
+  void keel.stop().finally(() => process.exit(1));
+});
+const coldLoad = [];
+const fromNavigation = [];
+const fromTab = [];
 const pageChange = [];
-// Timed inside the page (performance.now() from navigation start, and from the click to the frame showing
-// the new rows), so Playwright's own actionability checks and round trips are not counted.
+const searchV3 = [];
+const searchV4 = [];
+let waterfall = '';
 const markFirstRow = () => {
   const observer = new MutationObserver(() => {
     if (document.querySelector('tbody tr[data-document-id]')) {
@@ -189,41 +312,119 @@ const markFirstRow = () => {
   });
   observer.observe(document, { childList: true, subtree: true });
 };
+/** Clicks the element, then resolves with the ms until a frame is painted where `done()` holds. */
+const clickUntil = (selector, done) =>
+  `(async () => {
+    const target = document.querySelector(${JSON.stringify(selector)});
+    const done = ${done};
+    const started = performance.now();
+    target.click();
+    await new Promise((resolve, reject) => {
+      const check = () => {
+        if (performance.now() - started > 10000) reject(new Error('not done 10 s after the click on ${selector}'));
+        else if (done()) requestAnimationFrame(() => resolve());
+        else requestAnimationFrame(check);
+      };
+      check();
+    });
+    return performance.now() - started;
+  })()`;
+// What the browser fetched after the click: [name, start, end] relative to the click, to see waterfalls.
+const resourcesSince = (since) =>
+  performance
+    .getEntriesByType('resource')
+    .filter((e) => e.startTime >= since)
+    .map(
+      (e) =>
+        `${e.name.replace(location.origin, '').slice(0, 48)} ${(e.startTime - since).toFixed(0)}→${(e.responseEnd - since).toFixed(0)}`,
+    )
+    .join('\n    ');
+
+const onDocuments = `() => location.pathname.endsWith('/memory/documents') && !!document.querySelector('tbody tr[data-document-id]')`;
 for (let i = 0; i < Math.min(RUNS, 8); i++) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.addInitScript(markFirstRow);
-  await page.goto(`${keel.url}/ui/memory/documents`);
-  await page.locator('tbody tr').first().waitFor();
-  firstContent.push(await page.evaluate(() => window.__firstRow));
+  // Fresh contexts: nothing of the console in the browser cache.
+  const cold = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const coldPage = await cold.newPage();
+  await coldPage.addInitScript(markFirstRow);
+  // Cold: the whole console loaded for /ui/memory/documents.
+  await coldPage.goto(`${keel.url}/ui/memory/documents`);
+  await coldPage.locator('tbody tr').first().waitFor();
+  coldLoad.push(await coldPage.evaluate(() => window.__firstRow));
+  await cold.close();
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  // Inside the running console: from the routing dashboard, a click on "Memory" in the navigation.
+  // The person has been on the dashboard a moment (2 s) before clicking.
+  await page.goto(`${keel.url}/ui/routing`);
+  await page.getByRole('heading').first().waitFor();
+  await page.waitForTimeout(2000);
+  const before = await page.evaluate(() => performance.now());
+  fromNavigation.push(await page.evaluate(clickUntil('a[href="/ui/memory"]', onDocuments)));
+  if (i === 0) waterfall = await page.evaluate(`(${resourcesSince})(${before})`);
+
+  // Page changes.
   for (const target of [2, 3, 4]) {
     await page.getByRole('button', { name: `Page ${target}`, exact: true }).waitFor();
     pageChange.push(
-      await page.evaluate(async (target) => {
-        const before = document.querySelector('tbody tr')?.getAttribute('data-document-id');
-        const button = document.querySelector(`button[aria-label="Page ${target}"]`);
-        const started = performance.now();
-        button.click();
-        await new Promise((resolve) => {
-          const check = () =>
-            document.querySelector('tbody tr')?.getAttribute('data-document-id') !== before
-              ? resolve()
-              : requestAnimationFrame(check);
-          check();
-        });
-        return performance.now() - started;
-      }, target),
+      await page.evaluate(
+        clickUntil(
+          `button[aria-label="Page ${target}"]`,
+          `((before) => () => document.querySelector('tbody tr')?.getAttribute('data-document-id') !== before)(document.querySelector('tbody tr')?.getAttribute('data-document-id'))`,
+        ),
+      ),
     );
   }
-  await page.close();
+
+  // Search playground: a panel's Search button → its results on screen.
+  await page.getByRole('tab', { name: 'Search' }).click();
+  await page.getByRole('combobox', { name: 'Search mode' }).click();
+  await page.getByRole('option', { name: 'hybrid' }).click();
+  for (let k = 0; k < 5; k++) {
+    await page.getByRole('textbox', { name: 'Query', exact: true }).fill(queryText());
+    for (const [version, times] of [
+      ['v3', searchV3],
+      ['v4', searchV4],
+    ]) {
+      await page
+        .getByRole('button', { name: 'Search', exact: true })
+        .nth(version === 'v3' ? 0 : 1)
+        .evaluate((button, v) => button.setAttribute('data-bench-search', v), version);
+      const ms = await page.evaluate(
+        clickUntil(
+          `button[data-bench-search="${version}"]`,
+          // Busy (data-loading set) and then no longer: a MutationObserver sees the attribute come even
+          // when the answer is back before the next frame.
+          `((button) => {
+            let seenBusy = false;
+            new MutationObserver((records) => {
+              if (records.some((r) => r.attributeName === 'data-loading' && r.oldValue === null)) seenBusy = true;
+            }).observe(button, { attributes: true, attributeOldValue: true, attributeFilter: ['data-loading'] });
+            return () => seenBusy && !button.hasAttribute('data-loading');
+          })(document.querySelector('button[data-bench-search="${version}"]'))`,
+        ),
+      );
+      if (k > 0) times.push(ms);
+    }
+  }
+
+  // Inside the running console: Search tab → Documents tab (the memory code is loaded by now).
+  fromTab.push(await page.evaluate(clickUntil('[role="tab"]:first-child', onDocuments)));
+  await context.close();
 }
 await browser.close();
-console.log('\nDocuments page in Chromium (ms)                    median    p95');
-console.log(
-  `  ${'first content (navigation start → first row)'.padEnd(46)} ${median(firstContent).toFixed(1).padStart(7)} ${p95(firstContent).toFixed(1).padStart(7)}`,
-);
-console.log(
-  `  ${'page change (click → new rows on screen)'.padEnd(46)} ${median(pageChange).toFixed(1).padStart(7)} ${p95(pageChange).toFixed(1).padStart(7)}`,
-);
+const line = (name, values) =>
+  console.log(
+    `  ${name.padEnd(58)} ${median(values).toFixed(1).padStart(7)} ${p95(values).toFixed(1).padStart(7)}`,
+  );
+console.log('\nMemory console in Chromium (ms)                                median    p95');
+line('Memory in the navigation → first document row', fromNavigation);
+line('Search tab → Documents tab, first row', fromTab);
+line('page change (click → new rows on screen)', pageChange);
+line('/v3/search panel: Search → results on screen', searchV3);
+line('/v4/search panel (hybrid): Search → results on screen', searchV4);
+line('cold load of /ui/memory/documents → first row (whole app)', coldLoad);
+console.log(`\nRequests after the click on "Memory" (first run, ms from the click):\n    ${waterfall}`);
 
 await keel.stop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -343,6 +343,31 @@ describe('Console: memory pages in a browser', () => {
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
         await shoot(page, 'memories-graph');
       });
+      await step(page, 'memory-graph-fits-after-resize', async () => {
+        // Narrowed to a phone's 360 px and then a little wider, the graph fits its box again each time.
+        const nodesInside = () => {
+          const box = document.querySelector('[aria-label="Memory graph"]')!.getBoundingClientRect();
+          const nodes = [...document.querySelectorAll('[aria-label="Memory graph"] .react-flow__node')];
+          return (
+            nodes.length > 0 &&
+            nodes.every((node) => {
+              const n = node.getBoundingClientRect();
+              return (
+                n.left >= box.left - 1 &&
+                n.right <= box.right + 1 &&
+                n.top >= box.top - 1 &&
+                n.bottom <= box.bottom + 1
+              );
+            })
+          );
+        };
+        for (const width of [360, 420, 360]) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.waitForFunction(nodesInside, undefined, { timeout: 5000 });
+        }
+        await page.screenshot({ path: '/tmp/memories-graph-360-after-resize.png', fullPage: false });
+        await page.setViewportSize({ width: 1280, height: 900 });
+      });
       await step(page, 'memory-forget-restore', async () => {
         await page.getByRole('button', { name: 'Forget Alex lives in Lisbon' }).click();
         await page.getByRole('button', { name: 'Restore Alex lives in Lisbon' }).click();

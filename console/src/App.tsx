@@ -9,8 +9,10 @@ import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
 import { PluginHubRoute } from './routing/PluginHubRoute';
 import { useEventStream } from './share/useEventStream';
+import { preloadable, whenIdle } from './share/preloadable';
 
-const MemoryRoutes = lazy(() => import('./memory/MemoryRoutes'));
+// Fetched once the console is idle, so the Memory entry opens without waiting for its code.
+const MemoryRoutes = preloadable(() => import('./memory/MemoryRoutes'));
 const SessionsRoutes = lazy(() => import('./sessions/SessionsPage'));
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
@@ -48,6 +50,7 @@ export function App() {
 
 function Authenticated({ onLogout }: { onLogout?: () => void }) {
   useEventStream();
+  useEffect(() => whenIdle(() => void MemoryRoutes.preload()), []);
   return (
     <Shell onLogout={onLogout}>
       <Routes>

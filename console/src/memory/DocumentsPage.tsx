@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import {
   Alert,
   Anchor,
@@ -33,6 +33,9 @@ import {
   type DocumentStatusEvent,
   type DocumentSummary,
 } from './memoryApi';
+
+// One formatter for every row (toLocaleString builds a new one per call).
+const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' });
 
 type ListAnswer = { memories: DocumentSummary[]; pagination: { totalItems: number; totalPages: number } };
 
@@ -147,11 +150,28 @@ export default function DocumentsPage() {
     },
   });
 
-  const update = (change: Partial<Filters>) => {
+  // Stable callbacks, so the add form and the filter bar (memoised) do not render again on a page change.
+  const update = useCallback((change: Partial<Filters>) => {
     setFilters((f) => ({ ...f, ...change }));
     setPage(1);
     setSelected(new Set());
-  };
+  }, []);
+  const onAdded = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'list'] }),
+    [queryClient],
+  );
+  // The next page is fetched ahead once this one is shown, so "next" shows without a round trip.
+  const totalPages = list.data?.pagination.totalPages ?? 0;
+  const nextBody = page < totalPages ? listBody(filters, page + 1, limit) : undefined;
+  const nextKey = JSON.stringify(nextBody);
+  useEffect(() => {
+    if (!nextBody || list.isPlaceholderData) return;
+    void queryClient.prefetchQuery({
+      queryKey: documentsListKey(nextBody),
+      queryFn: async () => unwrap(await api.POST('/v3/documents/list', { body: nextBody })) as ListAnswer,
+    });
+    // nextKey stands for nextBody (a new object each render).
+  }, [queryClient, nextKey, list.isPlaceholderData]);
   const rows = list.data?.memories ?? [];
   const total = list.data?.pagination.totalItems ?? 0;
   const allSelected = rows.length > 0 && rows.every((d) => selected.has(d.id));
@@ -161,74 +181,8 @@ export default function DocumentsPage() {
       <Title order={1} size="h2">
         Documents
       </Title>
-      <AddDocuments
-        onAdded={() => void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'list'] })}
-      />
-      <Group align="end" wrap="wrap" gap="sm">
-        <TagsInput
-          label="Container tags"
-          placeholder="Any tag"
-          value={filters.tags}
-          onChange={(tags) => update({ tags })}
-          style={{ flex: '1 1 200px' }}
-        />
-        <MultiSelect
-          label="Status"
-          placeholder="Any status"
-          data={[...STATUSES]}
-          value={filters.statuses}
-          onChange={(statuses) => update({ statuses })}
-          clearable
-          style={{ flex: '1 1 160px' }}
-        />
-        <MultiSelect
-          label="Type"
-          placeholder="Any type"
-          data={[...DOCUMENT_TYPES]}
-          value={filters.types}
-          onChange={(types) => update({ types })}
-          clearable
-          style={{ flex: '1 1 140px' }}
-        />
-        <TextInput
-          label="Metadata"
-          placeholder="key=value, …"
-          value={filters.metadata}
-          onChange={(e) => update({ metadata: e.currentTarget.value })}
-          style={{ flex: '1 1 160px' }}
-        />
-        <TextInput
-          type="date"
-          label="Created from"
-          value={filters.from}
-          onChange={(e) => update({ from: e.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          label="Created to"
-          value={filters.to}
-          onChange={(e) => update({ to: e.currentTarget.value })}
-        />
-        <Select
-          label="Sort by"
-          data={[
-            { value: 'createdAt:desc', label: 'Newest first' },
-            { value: 'createdAt:asc', label: 'Oldest first' },
-            { value: 'updatedAt:desc', label: 'Recently updated' },
-            { value: 'updatedAt:asc', label: 'Least recently updated' },
-          ]}
-          value={`${filters.sort}:${filters.order}`}
-          onChange={(value) => {
-            const [sort, order] = (value ?? 'createdAt:desc').split(':') as [
-              Filters['sort'],
-              Filters['order'],
-            ];
-            update({ sort, order });
-          }}
-          allowDeselect={false}
-          w={200}
-        />
-      </Group>
+      <AddDocuments onAdded={onAdded} />
+      <FilterBar filters={filters} update={update} />
       <Group justify="space-between" wrap="wrap">
         <Text size="sm" aria-live="polite">
           {list.isPending ? 'Loading…' : `${total.toLocaleString('en')} document${total === 1 ? '' : 's'}`}
@@ -310,7 +264,7 @@ export default function DocumentsPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{new Date(d.createdAt).toLocaleString('en')}</Text>
+                    <Text size="sm">{dateTime.format(new Date(d.createdAt))}</Text>
                   </Table.Td>
                   <Table.Td>
                     <Button
@@ -357,6 +311,80 @@ export default function DocumentsPage() {
   );
 }
 
+/** The list's filters and sort (memoised: it renders only when they change). */
+const FilterBar = memo(function FilterBar({
+  filters,
+  update,
+}: {
+  filters: Filters;
+  update: (change: Partial<Filters>) => void;
+}) {
+  return (
+    <Group align="end" wrap="wrap" gap="sm">
+      <TagsInput
+        label="Container tags"
+        placeholder="Any tag"
+        value={filters.tags}
+        onChange={(tags) => update({ tags })}
+        style={{ flex: '1 1 200px' }}
+      />
+      <MultiSelect
+        label="Status"
+        placeholder="Any status"
+        data={[...STATUSES]}
+        value={filters.statuses}
+        onChange={(statuses) => update({ statuses })}
+        clearable
+        style={{ flex: '1 1 160px' }}
+      />
+      <MultiSelect
+        label="Type"
+        placeholder="Any type"
+        data={[...DOCUMENT_TYPES]}
+        value={filters.types}
+        onChange={(types) => update({ types })}
+        clearable
+        style={{ flex: '1 1 140px' }}
+      />
+      <TextInput
+        label="Metadata"
+        placeholder="key=value, …"
+        value={filters.metadata}
+        onChange={(e) => update({ metadata: e.currentTarget.value })}
+        style={{ flex: '1 1 160px' }}
+      />
+      <TextInput
+        type="date"
+        label="Created from"
+        value={filters.from}
+        onChange={(e) => update({ from: e.currentTarget.value })}
+      />
+      <TextInput
+        type="date"
+        label="Created to"
+        value={filters.to}
+        onChange={(e) => update({ to: e.currentTarget.value })}
+      />
+      <Select
+        label="Sort by"
+        data={[
+          { value: 'createdAt:desc', label: 'Newest first' },
+          { value: 'createdAt:asc', label: 'Oldest first' },
+          { value: 'updatedAt:desc', label: 'Recently updated' },
+          { value: 'updatedAt:asc', label: 'Least recently updated' },
+        ]}
+        value={`${filters.sort}:${filters.order}`}
+        onChange={(value) => {
+          const [sort, order] = (value ?? 'createdAt:desc').split(':') as [Filters['sort'], Filters['order']];
+          update({ sort, order });
+        }}
+        allowDeselect={false}
+        w={200}
+      />
+    </Group>
+  );
+});
+
 const visuallyHidden = {
   position: 'absolute',
   width: 1,
@@ -373,8 +401,11 @@ interface Upload {
   id?: string;
 }
 
-/** Text, a URL or files (several at once, dropped or picked), each answered with the API's own message. */
-function AddDocuments({ onAdded }: { onAdded: () => void }) {
+/**
+ * Text, a URL or files (several at once, dropped or picked), each answered with the API's own message.
+ * Memoised: its autosizing text area measures itself (a forced layout) on every render.
+ */
+const AddDocuments = memo(function AddDocuments({ onAdded }: { onAdded: () => void }) {
   const [mode, setMode] = useState<Mode>('text');
   const [content, setContent] = useState('');
   const [containerTag, setContainerTag] = useState('');
@@ -481,9 +512,10 @@ function AddDocuments({ onAdded }: { onAdded: () => void }) {
           <Textarea
             label="Content"
             placeholder="Text, markdown, HTML or JSON (up to 1 MB)"
-            autosize
-            minRows={3}
-            maxRows={10}
+            // A fixed height the person can drag: autosize measures the text area (a forced layout of
+            // the whole page) on every render, a large share of the list's first render.
+            rows={3}
+            resize="vertical"
             value={content}
             onChange={(e) => setContent(e.currentTarget.value)}
           />
@@ -574,4 +606,4 @@ function AddDocuments({ onAdded }: { onAdded: () => void }) {
       </Stack>
     </Paper>
   );
-}
+});

@@ -1,5 +1,5 @@
 import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Badge,
@@ -14,7 +14,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Background, Controls, MarkerType, Position, ReactFlow, type Edge, type Node } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  MarkerType,
+  Position,
+  ReactFlow,
+  useReactFlow,
+  useStore,
+  type Edge,
+  type Node,
+} from '@xyflow/react';
 import { useComputedColorScheme } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
 import { useMediaQuery } from '@mantine/hooks';
@@ -159,6 +169,7 @@ export default function MemoriesPage() {
               >
                 <Background />
                 <Controls showInteractive={false} />
+                <FitOnResize />
               </ReactFlow>
             </Paper>
           )}
@@ -200,4 +211,19 @@ export default function MemoriesPage() {
       )}
     </Stack>
   );
+}
+
+/**
+ * Fits the graph again whenever its box changes size (a window resized or turned, a phone's 360 px) or
+ * its nodes change: ReactFlow's `fitView` prop fits only once, when the graph first shows.
+ */
+function FitOnResize() {
+  const { fitView } = useReactFlow();
+  const width = useStore((state) => state.width);
+  const height = useStore((state) => state.height);
+  const nodes = useStore((state) => state.nodes.length);
+  useEffect(() => {
+    if (width > 0 && height > 0 && nodes > 0) void fitView({ maxZoom: 1 });
+  }, [fitView, width, height, nodes]);
+  return null;
 }

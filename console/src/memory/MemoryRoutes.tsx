@@ -2,16 +2,21 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { preloadable, whenIdle } from '../share/preloadable';
 import { clearApiKey, probeMemory, storeApiKey } from './memoryApi';
 
-// The default page's code loads while the API key probe is in flight, not after it.
-const documentsPageCode = import('./DocumentsPage');
-const DocumentsPage = lazy(() => documentsPageCode);
-const DocumentPage = lazy(() => import('./DocumentPage'));
-const SearchPage = lazy(() => import('./SearchPage'));
+// The default page's code loads with this module (while the API key probe is in flight, not after it)
+// and, once here, renders without a Suspense fallback.
+const DocumentsPage = preloadable(() => import('./DocumentsPage'));
+void DocumentsPage.preload();
+const DocumentPage = preloadable(() => import('./DocumentPage'));
+const SearchPage = preloadable(() => import('./SearchPage'));
 const MemoriesPage = lazy(() => import('./MemoriesPage'));
 const ProfilesPage = lazy(() => import('./ProfilesPage'));
 const PipelinePage = lazy(() => import('./PipelinePage'));
+
+/** The last probe's answer in this tab: coming back to Memory shows the pages at once and probes behind them. */
+let lastAccess: 'key' | 'ok' | undefined;
 
 const TABS = [
   { value: 'documents', label: 'Documents' },
@@ -24,12 +29,32 @@ const TABS = [
 /** The memory part of the console: asks for an API key when the memory surface wants one, then its pages. */
 export default function MemoryRoutes() {
   const queryClient = useQueryClient();
-  const [access, setAccess] = useState<'probing' | 'key' | 'ok'>('probing');
+  const [access, setAccess] = useState<'probing' | 'key' | 'ok'>(lastAccess ?? 'probing');
   useEffect(() => {
-    void probeMemory(queryClient).then((answer) => setAccess(answer === 'ok' ? 'ok' : 'key'));
+    void probeMemory(queryClient).then((answer) => {
+      lastAccess = answer === 'ok' ? 'ok' : 'key';
+      setAccess(lastAccess);
+    });
   }, [queryClient]);
+  // The pages one goes to next from the list (a document, the playground) are fetched a moment later,
+  // once idle: not while the documents page is being fetched and drawn.
+  useEffect(() => {
+    const timer = window.setTimeout(
+      () => whenIdle(() => void Promise.all([DocumentPage.preload(), SearchPage.preload()])),
+      1500,
+    );
+    return () => window.clearTimeout(timer);
+  }, []);
   if (access === 'probing') return <Loader aria-label="Loading" />;
-  if (access === 'key') return <ApiKeyForm onAccepted={() => setAccess('ok')} />;
+  if (access === 'key')
+    return (
+      <ApiKeyForm
+        onAccepted={() => {
+          lastAccess = 'ok';
+          setAccess('ok');
+        }}
+      />
+    );
   return (
     <Stack gap="md">
       <MemoryTabs />
