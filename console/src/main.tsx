@@ -11,9 +11,16 @@ import {
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
+import { ApiError } from './api/client';
 import { App } from './App';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000 } } });
+// An answered error (ApiError: a 4xx naming the field, or a 5xx) is shown at once; only a request
+// that got no answer (network) is tried once more.
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { retry: (failures, error) => !(error instanceof ApiError) && failures < 1, staleTime: 10_000 },
+  },
+});
 // Shade 8 keeps white text on filled buttons above WCAG AA contrast (4.5:1) in both themes.
 const theme = createTheme({ primaryShade: { light: 8, dark: 8 } });
 // Mantine's dimmed grey and error red are below AA contrast (4.5:1); --keel-color-ok is the

@@ -51,6 +51,15 @@ export function errorMessage(error: unknown): string {
     const e = error as Record<string, unknown>;
     if (typeof e.message === 'string') return e.message;
     if (typeof e.error === 'string') return e.error;
+    // The session dialect: {data, error: [{path, message}], success: false}; NotFoundError: {name, data: {message}}.
+    if (Array.isArray(e.error))
+      return e.error
+        .map((i: { path?: unknown[]; message?: string }) =>
+          i.path?.length ? `${i.path.join('.')}: ${i.message}` : i.message,
+        )
+        .join('; ');
+    const data = e.data as { message?: unknown } | undefined;
+    if (typeof data?.message === 'string') return data.message;
   }
   return JSON.stringify(error);
 }
