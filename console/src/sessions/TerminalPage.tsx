@@ -13,7 +13,10 @@ export function TerminalPage() {
   const directory = params.get('directory') ?? '';
   const queryClient = useQueryClient();
   const key = ['sessions', 'pty', directory];
-  const terminals = useQuery({ queryKey: key, queryFn: async () => unwrap(await api.GET('/pty', { params: { query: { directory } } })) });
+  const terminals = useQuery({
+    queryKey: key,
+    queryFn: async () => unwrap(await api.GET('/pty', { params: { query: { directory } } })),
+  });
   const [selected, setSelected] = useState<string>();
   const create = useMutation({
     mutationFn: async () => unwrap(await api.POST('/pty', { params: { query: { directory } }, body: {} })),
@@ -23,7 +26,8 @@ export function TerminalPage() {
     },
   });
   const close = useMutation({
-    mutationFn: async (id: string) => unwrap(await api.DELETE('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } } })),
+    mutationFn: async (id: string) =>
+      unwrap(await api.DELETE('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } } })),
     onSuccess: () => {
       setSelected(undefined);
       void queryClient.invalidateQueries({ queryKey: key });
@@ -47,10 +51,17 @@ export function TerminalPage() {
       <Text size="sm" className="keel-muted">
         {directory}
       </Text>
-      {(create.error ?? close.error) && <Alert color="red">{errorMessage(create.error ?? close.error)}</Alert>}
+      {(terminals.error ?? create.error ?? close.error) && (
+        <Alert color="red">{errorMessage(terminals.error ?? create.error ?? close.error)}</Alert>
+      )}
       <Group gap="xs" wrap="wrap">
         {(terminals.data ?? []).map((pty) => (
-          <Button key={pty.id} size="xs" variant={pty.id === current ? 'filled' : 'default'} onClick={() => setSelected(pty.id)}>
+          <Button
+            key={pty.id}
+            size="xs"
+            variant={pty.id === current ? 'filled' : 'default'}
+            onClick={() => setSelected(pty.id)}
+          >
             {pty.title}
           </Button>
         ))}
@@ -83,14 +94,19 @@ function TerminalView({ id, directory }: { id: string; directory: string }) {
     const credentials = storedCredentials();
     if (credentials) query.set('auth_token', credentials);
     const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${scheme}://${window.location.host}/pty/${encodeURIComponent(id)}/connect?${query}`);
+    const socket = new WebSocket(
+      `${scheme}://${window.location.host}/pty/${encodeURIComponent(id)}/connect?${query}`,
+    );
     let size = '';
     const resize = () => {
       fit.fit();
       const next = `${term.rows}x${term.cols}`;
       if (next === size) return;
       size = next;
-      void api.PUT('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } }, body: { size: { rows: term.rows, cols: term.cols } } });
+      void api.PUT('/pty/{ptyID}', {
+        params: { path: { ptyID: id }, query: { directory } },
+        body: { size: { rows: term.rows, cols: term.cols } },
+      });
     };
     socket.onopen = () => {
       setState('open');
@@ -117,7 +133,14 @@ function TerminalView({ id, directory }: { id: string; directory: string }) {
     <Stack gap="xs">
       {state === 'closed' && (
         <Alert color="yellow" title="Disconnected">
-          <Button size="xs" variant="default" onClick={() => { setState('connecting'); setConnection((n) => n + 1); }}>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => {
+              setState('connecting');
+              setConnection((n) => n + 1);
+            }}
+          >
             Reconnect
           </Button>
         </Alert>
