@@ -71,7 +71,8 @@ const SESSION_COLUMNS =
 
 type SessionRow = Record<string, string | number | null>;
 
-const json = <T>(text: string | number | null): T | null => (typeof text === 'string' ? (JSON.parse(text) as T) : null);
+const json = <T>(text: string | number | null): T | null =>
+  typeof text === 'string' ? (JSON.parse(text) as T) : null;
 const epoch = (value: string | number | null): number | null => (value === null ? null : Number(value));
 
 /** A raw row (the list and lookups skip entity hydration: `GET /session` is a hot read). */
@@ -96,7 +97,10 @@ function fromRow(row: SessionRow): SessionEntity {
 /** 400 naming `field` unless `id` has the id prefix of its kind (`ses`, `msg`, `prt`, `per`). */
 export function assertIdPrefix(id: string, prefix: string, field: string): void {
   if (!id.startsWith(prefix)) {
-    throw new ValidationError([issue([field], `Invalid string: must start with "${prefix}"`, 'invalid_format')], { [field]: id });
+    throw new ValidationError(
+      [issue([field], `Invalid string: must start with "${prefix}"`, 'invalid_format')],
+      { [field]: id },
+    );
   }
 }
 
@@ -114,7 +118,10 @@ const MAX_EPOCH_MS = 8.64e15;
  */
 function epochMillis(value: number, path: string[]): number {
   if (!Number.isFinite(value) || Math.abs(value) > MAX_EPOCH_MS) {
-    throw new ValidationError([issue(path, `must be a time in epoch milliseconds (at most ${MAX_EPOCH_MS})`)], { [path.join('.')]: value });
+    throw new ValidationError(
+      [issue(path, `must be a time in epoch milliseconds (at most ${MAX_EPOCH_MS})`)],
+      { [path.join('.')]: value },
+    );
   }
   return Math.round(value);
 }
@@ -162,7 +169,9 @@ export class SessionService {
       assertSessionID(input.parentID, 'parentID');
       const parent = await this.find(input.parentID);
       if (!parent) {
-        throw new ValidationError([issue(['parentID'], `Session not found: ${input.parentID}`)], { parentID: input.parentID });
+        throw new ValidationError([issue(['parentID'], `Session not found: ${input.parentID}`)], {
+          parentID: input.parentID,
+        });
       }
     }
     const now = Date.now();
@@ -171,7 +180,8 @@ export class SessionService {
       projectID: instance.project.id,
       parentID: input.parentID ?? null,
       directory: instance.directory,
-      title: input.title ?? `${input.parentID ? 'Child session' : 'New session'} - ${new Date(now).toISOString()}`,
+      title:
+        input.title ?? `${input.parentID ? 'Child session' : 'New session'} - ${new Date(now).toISOString()}`,
       version: VERSION,
       timeCreated: now,
       timeUpdated: now,
@@ -206,7 +216,8 @@ export class SessionService {
     const rows: SessionRow[] = await this.dataSource.query(this.sql.list, [projectID]);
     const list = rows.map((row) => toSession(fromRow(row)));
     if (this.listCache && generation === (this.generation.get(projectID) ?? 0)) {
-      if (this.listCache.size >= LIST_CACHE_PROJECTS) this.listCache.delete(this.listCache.keys().next().value!);
+      if (this.listCache.size >= LIST_CACHE_PROJECTS)
+        this.listCache.delete(this.listCache.keys().next().value!);
       this.listCache.set(projectID, list);
       return [...list];
     }
@@ -222,7 +233,8 @@ export class SessionService {
   async update(id: string, patch: SessionPatch): Promise<Session> {
     const row = await this.row(id);
     if (patch.title !== undefined) row.title = patch.title;
-    if (patch.archived !== undefined) row.timeArchived = patch.archived === null ? null : epochMillis(patch.archived, ['time', 'archived']);
+    if (patch.archived !== undefined)
+      row.timeArchived = patch.archived === null ? null : epochMillis(patch.archived, ['time', 'archived']);
     if (patch.compacting !== undefined) row.timeCompacting = patch.compacting;
     if (patch.revert !== undefined) row.revert = patch.revert;
     if (patch.share !== undefined) row.share = patch.share;
@@ -302,18 +314,25 @@ export class SessionService {
    */
   async share(id: string, publicBase: string): Promise<Session> {
     const row = await this.row(id);
-    if (!this.settings.shareEnabled) throw new BadRequestError('Sharing is disabled on this server (KEEL_SHARE=off)');
+    if (!this.settings.shareEnabled)
+      throw new BadRequestError('Sharing is disabled on this server (KEEL_SHARE=off)');
     let record = await this.shares.findOneBy({ sessionID: id });
     if (!record) {
       const shareID = randomBytes(18).toString('base64url');
-      record = this.shares.create({
-        sessionID: id,
-        shareID,
-        url: `${this.settings.shareBaseUrl ?? publicBase}/share/${shareID}`,
-        secret: randomUUID(),
-        timeCreated: Date.now(),
-      });
-      await this.shares.insert(record);
+      // Two shares of one session at once (or on two replicas): the first insert wins, both answer its url.
+      await this.shares
+        .createQueryBuilder()
+        .insert()
+        .values({
+          sessionID: id,
+          shareID,
+          url: `${this.settings.shareBaseUrl ?? publicBase}/share/${shareID}`,
+          secret: randomUUID(),
+          timeCreated: Date.now(),
+        })
+        .orIgnore()
+        .execute();
+      record = await this.shares.findOneByOrFail({ sessionID: id });
     }
     if (row.share?.url === record.url) return toSession(row);
     return this.update(id, { share: { url: record.url } });
