@@ -84,6 +84,7 @@ describe('Console: memory pages in a browser', () => {
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
       });
       await step(page, 'memory-documents-validation', async () => {
+        await page.getByRole('button', { name: 'Add documents' }).click();
         await page.getByRole('textbox', { name: 'Content' }).fill('Some text');
         await page.getByRole('textbox', { name: 'Container tag' }).fill('bad tag!');
         await page.getByRole('button', { name: 'Add text' }).click();
@@ -113,13 +114,25 @@ describe('Console: memory pages in a browser', () => {
             mimeType: 'text/markdown',
             buffer: Buffer.from('# Penguins\n\nEmperor penguins huddle through the Antarctic winter.'),
           },
-          {
-            name: 'glaciers.txt',
-            mimeType: 'text/plain',
-            buffer: Buffer.from('The Aletsch glacier retreated forty meters this summer.'),
-          },
         ]);
         await page.getByText('penguins.md: added').waitFor();
+        await page.getByText('2 documents', { exact: true }).waitFor();
+      });
+      await step(page, 'memory-documents-drop-on-page', async () => {
+        // With the add panel closed, files dropped on the list are added and the panel opens with their answers.
+        await page.getByRole('button', { name: 'Close' }).click();
+        await page.getByRole('textbox', { name: 'Container tag' }).waitFor({ state: 'detached' });
+        const dataTransfer = await page.evaluateHandle(() => {
+          const transfer = new DataTransfer();
+          transfer.items.add(
+            new File(['The Aletsch glacier retreated forty meters this summer.'], 'glaciers.txt', {
+              type: 'text/plain',
+            }),
+          );
+          return transfer;
+        });
+        await page.getByRole('table', { name: 'Documents' }).dispatchEvent('dragover', { dataTransfer });
+        await page.getByRole('table', { name: 'Documents' }).dispatchEvent('drop', { dataTransfer });
         await page.getByText('glaciers.txt: added').waitFor();
         await page.getByText('3 documents', { exact: true }).waitFor();
       });
@@ -297,6 +310,8 @@ describe('Console: memory pages in a browser', () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const errors = collectConsoleErrors(page);
       const addText = async (content: string) => {
+        if (!(await page.getByRole('textbox', { name: 'Content' }).isVisible()))
+          await page.getByRole('button', { name: 'Add documents' }).click();
         await page.getByRole('textbox', { name: 'Content' }).fill(content);
         await page.getByRole('textbox', { name: 'Container tag' }).fill('llm_alex');
         await page.getByRole('button', { name: 'Add text' }).click();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
@@ -11,9 +11,10 @@ const DocumentsPage = preloadable(() => import('./DocumentsPage'));
 void DocumentsPage.preload();
 const DocumentPage = preloadable(() => import('./DocumentPage'));
 const SearchPage = preloadable(() => import('./SearchPage'));
-const MemoriesPage = lazy(() => import('./MemoriesPage'));
-const ProfilesPage = lazy(() => import('./ProfilesPage'));
-const PipelinePage = lazy(() => import('./PipelinePage'));
+const MemoriesPage = preloadable(() => import('./MemoriesPage'));
+const ProfilesPage = preloadable(() => import('./ProfilesPage'));
+const PipelinePage = preloadable(() => import('./PipelinePage'));
+const NEXT_PAGES = [DocumentPage, SearchPage, MemoriesPage, ProfilesPage, PipelinePage];
 
 /** The last probe's answer in this tab: coming back to Memory shows the pages at once and probes behind them. */
 let lastAccess: 'key' | 'ok' | undefined;
@@ -36,11 +37,11 @@ export default function MemoryRoutes() {
       setAccess(lastAccess);
     });
   }, [queryClient]);
-  // The pages one goes to next from the list (a document, the playground) are fetched a moment later,
-  // once idle: not while the documents page is being fetched and drawn.
+  // The other pages (a document, the playground, the tabs) are fetched a moment later, once idle: not
+  // while the documents page is being fetched and drawn. Once here, they open without a loading placeholder.
   useEffect(() => {
     const timer = window.setTimeout(
-      () => whenIdle(() => void Promise.all([DocumentPage.preload(), SearchPage.preload()])),
+      () => whenIdle(() => void Promise.all(NEXT_PAGES.map((next) => next.preload()))),
       1500,
     );
     return () => window.clearTimeout(timer);
