@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { machineLine, percentile } from './lib/figures.mjs';
 import { freshDatabase, startKeel } from './lib/keel-server.mjs';
+import { wordSource } from './lib/words.mjs';
 
 const require = createRequire(import.meta.url);
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
@@ -26,41 +27,9 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 const STATUSES = ['done', 'done', 'done', 'done', 'failed', 'queued'];
 const TAGS = ['user_1', 'user_2', 'user_3', 'team_a', 'team_b'];
 
-// Chunk text: words of a 5,000-word vocabulary drawn with a Zipf distribution (as bench/memory-ingest.mjs),
-// so a query word is in some chunks, not in all of them.
-const SYLLABLES =
-  'ka lo mi ne ru sa te vo zi pa de fu gi ho ju ba ce di fo ga hi ko lu ma no pe ri so tu va we xi yo za'.split(
-    ' ',
-  );
-const VOCAB = Array.from({ length: 5000 }, (_, i) => {
-  let n = i + 7;
-  let w = '';
-  do {
-    w += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  } while (n > 0);
-  return w;
-});
-const CUMULATIVE = [];
-VOCAB.reduce((sum, _, r) => (CUMULATIVE[r] = sum + 1 / (r + 1)), 0);
-let seedState = 42;
-const rand = () => {
-  seedState = (seedState + 0x6d2b79f5) | 0;
-  let t = Math.imul(seedState ^ (seedState >>> 15), 1 | seedState);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const word = () => {
-  const x = rand() * CUMULATIVE[CUMULATIVE.length - 1];
-  let lo = 0;
-  let hi = CUMULATIVE.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (CUMULATIVE[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCAB[lo];
-};
+// Chunk text: Zipf-distributed words (bench/lib/words.mjs, as bench/memory-ingest.mjs), so a query
+// word is in some chunks, not in all of them.
+const { rand, word, vocabulary: VOCAB } = wordSource(42);
 const queryText = () =>
   Array.from({ length: 1 + Math.floor(rand() * 3) }, () => VOCAB[Math.floor(rand() * 2000)]).join(' ');
 const chunkText = (i) => `Document ${i}: ${Array.from({ length: 40 }, word).join(' ')}.`;

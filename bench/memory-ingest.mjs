@@ -12,6 +12,7 @@
 import { createServer } from 'node:http';
 import { machineLine, percentile, rssMb } from './lib/figures.mjs';
 import { freshDatabase, startKeel } from './lib/keel-server.mjs';
+import { wordSource } from './lib/words.mjs';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 10_000);
 const CHUNK_TARGET = Number(process.env.BENCH_CHUNKS ?? 100_000);
@@ -21,39 +22,8 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 400);
 const EMBED_DIM = Number(process.env.BENCH_EMBED_DIM ?? 0);
 const KEY = 'bench-key';
 
-// A 5,000-word vocabulary drawn with a Zipf distribution (s = 1), like natural text: a few words
-// are everywhere, most are rare. (A tiny uniform vocabulary would put every query word in every chunk.)
-const SYLLABLES = 'ka lo mi ne ru sa te vo zi pa de fu gi ho ju ba ce di fo ga hi ko lu ma no pe ri so tu va we xi yo za'.split(' ');
-const VOCAB = Array.from({ length: 5000 }, (_, i) => {
-  let n = i + 7;
-  let w = '';
-  do {
-    w += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  } while (n > 0);
-  return w;
-});
-const CUMULATIVE = [];
-VOCAB.reduce((sum, _, r) => (CUMULATIVE[r] = sum + 1 / (r + 1)), 0);
-// mulberry32: a deterministic 32-bit generator (plain float LCG arithmetic would lose precision and cycle).
-let seed = 42;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const word = () => {
-  const x = rand() * CUMULATIVE[CUMULATIVE.length - 1];
-  let lo = 0;
-  let hi = CUMULATIVE.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (CUMULATIVE[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCAB[lo];
-};
+// Zipf-distributed words (bench/lib/words.mjs), so a query word is in some chunks, not in all of them.
+const { rand, word, vocabulary: VOCAB } = wordSource(42);
 const queryWord = () => VOCAB[Math.floor(rand() * 2000)];
 const sentence = () => {
   const n = 8 + Math.floor(rand() * 10);

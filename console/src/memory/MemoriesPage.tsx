@@ -1,18 +1,6 @@
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo, useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { useEffect, useMemo } from 'react';
+import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Background,
@@ -26,9 +14,9 @@ import {
   type Node,
 } from '@xyflow/react';
 import { useComputedColorScheme } from '@mantine/core';
-import { useSearchParams } from 'react-router-dom';
 import { useMediaQuery } from '@mantine/hooks';
 import { api, unwrap } from '../api/client';
+import { ContainerTagForm, useContainerTag } from './ContainerTagForm';
 import { memoryErrorText, type MemoryEntry, type MemoryVersion } from './memoryApi';
 
 const RELATION_COLORS: Record<string, string> = {
@@ -82,9 +70,7 @@ function graphOf(entries: MemoryEntry[]): { nodes: Node[]; edges: Edge[] } {
 }
 
 export default function MemoriesPage() {
-  const [params, setParams] = useSearchParams();
-  const tag = params.get('tag') ?? '';
-  const [draft, setDraft] = useState(tag);
+  const [tag, setTag] = useContainerTag();
   const queryClient = useQueryClient();
   const scheme = useComputedColorScheme('light');
   // The graph fits itself on mount: a new mount when the layout changes width keeps it in view.
@@ -114,23 +100,7 @@ export default function MemoriesPage() {
       <Title order={1} size="h2">
         Memories
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setParams(draft.trim() ? { tag: draft.trim() } : {});
-        }}
-      >
-        <Group align="end" wrap="wrap">
-          <TextInput
-            label="Container tag"
-            placeholder="sm_project_default"
-            value={draft}
-            onChange={(e) => setDraft(e.currentTarget.value)}
-            style={{ flex: '1 1 220px' }}
-          />
-          <Button type="submit">Show memories</Button>
-        </Group>
-      </form>
+      <ContainerTagForm tag={tag} onShow={setTag} placeholder="sm_project_default" action="Show memories" />
       {list.isFetching && <Loader aria-label="Loading" />}
       {list.error && <Alert color="red">{memoryErrorText(list.error)}</Alert>}
       {toggle.error && <Alert color="red">{memoryErrorText(toggle.error)}</Alert>}

@@ -1,27 +1,12 @@
-import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Grid,
-  Group,
-  List,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Grid, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
+import { ContainerTagForm, useContainerTag } from './ContainerTagForm';
 import { memoryErrorText } from './memoryApi';
 
 /** The static and dynamic profile of a container tag, and its most recently changed memories. */
 export default function ProfilesPage() {
-  const [params, setParams] = useSearchParams();
-  const tag = params.get('tag') ?? '';
-  const [draft, setDraft] = useState(tag);
+  const [tag, setTag] = useContainerTag();
   const profile = useQuery({
     queryKey: ['memory', 'profile', tag],
     enabled: !!tag,
@@ -43,23 +28,7 @@ export default function ProfilesPage() {
       <Title order={1} size="h2">
         Profiles
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setParams(draft.trim() ? { tag: draft.trim() } : {});
-        }}
-      >
-        <Group align="end" wrap="wrap">
-          <TextInput
-            label="Container tag"
-            placeholder="user_123"
-            value={draft}
-            onChange={(e) => setDraft(e.currentTarget.value)}
-            style={{ flex: '1 1 220px' }}
-          />
-          <Button type="submit">Show profile</Button>
-        </Group>
-      </form>
+      <ContainerTagForm tag={tag} onShow={setTag} placeholder="user_123" action="Show profile" />
       {profile.isFetching && <Loader aria-label="Loading" />}
       {profile.error && <Alert color="red">{memoryErrorText(profile.error)}</Alert>}
       {tag && profile.data && (

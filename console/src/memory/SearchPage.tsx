@@ -276,22 +276,10 @@ function DocumentsSearch({
     >
       <TagsInput label="Container tags" value={containerTags} onChange={setContainerTags} />
       <Group grow wrap="wrap">
-        <NumberInput label="Limit" min={1} max={100} value={limit} onChange={setLimit} />
-        <NumberInput
-          label="Chunk threshold"
-          min={0}
-          max={1}
-          step={0.05}
-          decimalScale={2}
-          value={chunkThreshold}
-          onChange={setChunkThreshold}
-        />
-        <NumberInput
+        <LimitInput value={limit} onChange={setLimit} />
+        <ThresholdInput label="Chunk threshold" value={chunkThreshold} onChange={setChunkThreshold} />
+        <ThresholdInput
           label="Document threshold"
-          min={0}
-          max={1}
-          step={0.05}
-          decimalScale={2}
           value={documentThreshold}
           onChange={setDocumentThreshold}
         />
@@ -399,16 +387,8 @@ function MemoriesSearch({
         />
       </Group>
       <Group grow wrap="wrap">
-        <NumberInput label="Limit" min={1} max={100} value={limit} onChange={setLimit} />
-        <NumberInput
-          label="Threshold"
-          min={0}
-          max={1}
-          step={0.05}
-          decimalScale={2}
-          value={threshold}
-          onChange={setThreshold}
-        />
+        <LimitInput value={limit} onChange={setLimit} />
+        <ThresholdInput label="Threshold" value={threshold} onChange={setThreshold} />
       </Group>
       <Text size="sm" fw={500}>
         Include
@@ -429,6 +409,18 @@ function MemoriesSearch({
       ))}
     </Panel>
   );
+}
+
+type NumberField = { value: number | string; onChange: (value: number | string) => void };
+
+/** Results to return, 1 to 100 (both APIs). */
+function LimitInput(props: NumberField) {
+  return <NumberInput label="Limit" min={1} max={100} {...props} />;
+}
+
+/** A score threshold, 0 (everything) to 1. */
+function ThresholdInput({ label, ...props }: NumberField & { label: string }) {
+  return <NumberInput label={label} min={0} max={1} step={0.05} decimalScale={2} {...props} />;
 }
 
 function Flags<T extends Record<string, boolean>>({

@@ -426,30 +426,61 @@ function SingleSetting({
   const mutation = useRoutingMutation(save);
   const errors = fieldErrors(mutation.error);
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
+    <SaveForm
+      onSave={() => {
         submitted();
         mutation.mutate(value);
       }}
+      pending={mutation.isPending}
+      changed={value !== initial}
+      disabled={disabled}
+      outcome={<Outcome error={errors[''] ? mutation.error : null} />}
+    >
+      <TextInput
+        label={label}
+        description={description}
+        value={value}
+        onChange={(e) => setValue(e.currentTarget.value)}
+        error={errors[field]}
+        disabled={disabled}
+        style={{ flex: '1 1 240px' }}
+      />
+    </SaveForm>
+  );
+}
+
+/** One setting's field with its Save button (shown when the setting can be changed, enabled once it is). */
+function SaveForm({
+  onSave,
+  pending,
+  changed,
+  disabled,
+  outcome,
+  children,
+}: {
+  onSave: () => void;
+  pending: boolean;
+  changed: boolean;
+  disabled: boolean;
+  outcome?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSave();
+      }}
     >
       <Group align="end" wrap="wrap">
-        <TextInput
-          label={label}
-          description={description}
-          value={value}
-          onChange={(e) => setValue(e.currentTarget.value)}
-          error={errors[field]}
-          disabled={disabled}
-          style={{ flex: '1 1 240px' }}
-        />
+        {children}
         {!disabled && (
-          <Button type="submit" loading={mutation.isPending} disabled={value === initial}>
+          <Button type="submit" loading={pending} disabled={!changed}>
             Save
           </Button>
         )}
       </Group>
-      <Outcome error={errors[''] ? mutation.error : null} />
+      {outcome}
     </form>
   );
 }
@@ -619,34 +650,24 @@ function PrioritySetting({ resource, disabled }: { resource: Resource; disabled:
   );
   const errors = fieldErrors(mutation.error);
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
+    <SaveForm
+      onSave={() => {
         submitted();
         mutation.mutate(undefined);
       }}
+      pending={mutation.isPending}
+      changed={value !== resource.router_priority}
+      disabled={disabled}
     >
-      <Group align="end" wrap="wrap">
-        <NumberInput
-          label="Router priority"
-          description="Higher wins when several routers match"
-          value={value}
-          onChange={setValue}
-          error={errors.router_priority ?? errors['']}
-          disabled={disabled}
-          w={220}
-        />
-        {!disabled && (
-          <Button
-            type="submit"
-
-            loading={mutation.isPending}
-            disabled={value === resource.router_priority}
-          >
-            Save
-          </Button>
-        )}
-      </Group>
-    </form>
+      <NumberInput
+        label="Router priority"
+        description="Higher wins when several routers match"
+        value={value}
+        onChange={setValue}
+        error={errors.router_priority ?? errors['']}
+        disabled={disabled}
+        w={220}
+      />
+    </SaveForm>
   );
 }
