@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { clearCredentials, probeAuth } from './api/client';
@@ -9,11 +9,12 @@ import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
 import { PluginHubRoute } from './routing/PluginHubRoute';
 import { useEventStream } from './share/useEventStream';
-import { preloadable, whenIdle } from './share/preloadable';
+import { openedPagesLoaded, preloadable, whenIdle } from './share/preloadable';
 
-// Fetched once the console is idle, so the Memory entry opens without waiting for its code.
-const MemoryRoutes = preloadable(() => import('./memory/MemoryRoutes'));
-const SessionsRoutes = lazy(() => import('./sessions/SessionsPage'));
+// Fetched at once when the tab is opened on them; else Memory is fetched once the console is idle,
+// so the Memory entry opens without waiting for its code.
+const MemoryRoutes = preloadable(() => import('./memory/MemoryRoutes'), /^\/memory(\/|$)/);
+const SessionsRoutes = preloadable(() => import('./sessions/SessionsPage'), /^\/sessions(\/|$)/);
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
 type AuthState = 'probing' | 'login' | 'in' | 'open';
@@ -22,7 +23,7 @@ export function App() {
   const [auth, setAuth] = useState<AuthState>('probing');
 
   useEffect(() => {
-    void probeAuth(true).then((answer) =>
+    void Promise.all([probeAuth(true), openedPagesLoaded()]).then(([answer]) =>
       setAuth(answer === 'unauthorized' ? 'login' : answer === 'ok' ? 'in' : 'open'),
     );
   }, []);

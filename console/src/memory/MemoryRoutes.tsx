@@ -3,17 +3,16 @@ import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title }
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { preloadable, whenIdle } from '../share/preloadable';
+import DocumentsPage from './DocumentsPage';
 import { clearApiKey, probeMemory, storeApiKey } from './memoryApi';
 
-// The default page's code loads with this module (while the API key probe is in flight, not after it)
-// and, once here, renders without a Suspense fallback.
-const DocumentsPage = preloadable(() => import('./DocumentsPage'));
-void DocumentsPage.preload();
-const DocumentPage = preloadable(() => import('./DocumentPage'));
-const SearchPage = preloadable(() => import('./SearchPage'));
-const MemoriesPage = preloadable(() => import('./MemoriesPage'));
-const ProfilesPage = preloadable(() => import('./ProfilesPage'));
-const PipelinePage = preloadable(() => import('./PipelinePage'));
+// The default page is part of this module: fetched with it, in parallel, and drawn without a Suspense
+// fallback as soon as the API key probe answers.
+const DocumentPage = preloadable(() => import('./DocumentPage'), /^\/memory\/documents\/./);
+const SearchPage = preloadable(() => import('./SearchPage'), /^\/memory\/search/);
+const MemoriesPage = preloadable(() => import('./MemoriesPage'), /^\/memory\/memories/);
+const ProfilesPage = preloadable(() => import('./ProfilesPage'), /^\/memory\/profiles/);
+const PipelinePage = preloadable(() => import('./PipelinePage'), /^\/memory\/pipeline/);
 const NEXT_PAGES = [DocumentPage, SearchPage, MemoriesPage, ProfilesPage, PipelinePage];
 
 /** The last probe's answer in this tab: coming back to Memory shows the pages at once and probes behind them. */

@@ -1,8 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Loader } from '@mantine/core';
+import { preloadable } from '../share/preloadable';
 
-// The Plugin Hub is loaded on first visit, so it adds nothing to the first page's JavaScript.
-const PluginHubPage = lazy(() => import('./PluginHubPage'));
+// The Plugin Hub is loaded on first visit (or at once when the tab is opened on it), so it adds nothing
+// to the first page's JavaScript.
+const PluginHubPage = preloadable(() => import('./PluginHubPage'), /^\/routing\/plugins/);
 
 export function PluginHubRoute() {
   return (

@@ -1,19 +1,29 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Loader } from '@mantine/core';
 import { Route } from 'react-router-dom';
+import { preloadable } from '../share/preloadable';
 
-// Loaded on first visit: the first page stays small (the editor alone brings CodeMirror, ajv and
-// Traefik's schema).
-const ResourceDetailPage = lazy(() =>
-  import('./ResourceDetailPage').then((m) => ({ default: m.ResourceDetailPage })),
+// Loaded on first visit (or at once when the tab is opened on them): the first page stays small (the
+// editor alone brings CodeMirror, ajv and Traefik's schema).
+const ResourceDetailPage = preloadable(
+  async () => ({ default: (await import('./ResourceDetailPage')).ResourceDetailPage }),
+  /^\/routing\/resources\/./,
 );
-const DefinitionsPage = lazy(() => import('./DefinitionsPage').then((m) => ({ default: m.DefinitionsPage })));
-const DefinitionEditPage = lazy(() =>
-  import('./DefinitionEditPage').then((m) => ({ default: m.DefinitionEditPage })),
+const DefinitionsPage = preloadable(
+  async () => ({ default: (await import('./DefinitionsPage')).DefinitionsPage }),
+  /^\/routing\/(middlewares|services)\/?$/,
 );
-const DataSourcesPage = lazy(() => import('./DataSourcesPage').then((m) => ({ default: m.DataSourcesPage })));
-const TraefikConfigPage = lazy(() =>
-  import('./TraefikConfigPage').then((m) => ({ default: m.TraefikConfigPage })),
+const DefinitionEditPage = preloadable(
+  async () => ({ default: (await import('./DefinitionEditPage')).DefinitionEditPage }),
+  /^\/routing\/(middlewares|services)\/./,
+);
+const DataSourcesPage = preloadable(
+  async () => ({ default: (await import('./DataSourcesPage')).DataSourcesPage }),
+  /^\/routing\/datasources/,
+);
+const TraefikConfigPage = preloadable(
+  async () => ({ default: (await import('./TraefikConfigPage')).TraefikConfigPage }),
+  /^\/routing\/traefik-config/,
 );
 
 function Page({ children }: { children: ReactNode }) {
