@@ -2,9 +2,9 @@ import { Suspense, useEffect, useState } from 'react';
 import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { preloadable, whenIdle } from '../share/preloadable';
+import { openedAt, preloadable, whenIdle } from '../share/preloadable';
 import DocumentsPage from './DocumentsPage';
-import { clearApiKey, probeMemory, storeApiKey } from './memoryApi';
+import { clearApiKey, probeMemory, probeMemoryEarly, storeApiKey } from './memoryApi';
 
 // The default page is part of this module: fetched with it, in parallel, and drawn without a Suspense
 // fallback as soon as the API key probe answers.
@@ -14,6 +14,10 @@ const MemoriesPage = preloadable(() => import('./MemoriesPage'), /^\/memory\/mem
 const ProfilesPage = preloadable(() => import('./ProfilesPage'), /^\/memory\/profiles/);
 const PipelinePage = preloadable(() => import('./PipelinePage'), /^\/memory\/pipeline/);
 const NEXT_PAGES = [DocumentPage, SearchPage, MemoriesPage, ProfilesPage, PipelinePage];
+
+// Opened on a memory page: the API key probe (the documents page's first request) leaves now, beside the
+// sign-in check, not after it.
+if (openedAt(/^\/memory(\/|$)/)) probeMemoryEarly();
 
 /** The last probe's answer in this tab: coming back to Memory shows the pages at once and probes behind them. */
 let lastAccess: 'key' | 'ok' | undefined;

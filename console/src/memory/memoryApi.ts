@@ -58,12 +58,22 @@ api.use(apiKeyMiddleware);
 export const FIRST_DOCUMENTS_PAGE = { page: 1, limit: 25, sort: 'createdAt', order: 'desc' } as const;
 export const documentsListKey = (body: object) => ['memory', 'documents', 'list', body];
 
+const listFirstPage = () => api.POST('/v3/documents/list', { body: FIRST_DOCUMENTS_PAGE });
+let earlyProbe: ReturnType<typeof listFirstPage> | undefined;
+
+/** Sends the probe below now (the tab was opened on a memory page), for the next probe to take its answer. */
+export function probeMemoryEarly(): void {
+  earlyProbe ??= listFirstPage();
+}
+
 /**
  * Whether the memory surface accepts the console's credentials as they are. The probe is the documents
  * page's first request, and its answer goes into the cache, so the default page shows without another round trip.
  */
 export async function probeMemory(queryClient: QueryClient): Promise<'ok' | 'unauthorized'> {
-  const { data, response } = await api.POST('/v3/documents/list', { body: FIRST_DOCUMENTS_PAGE });
+  const asked = earlyProbe ?? listFirstPage();
+  earlyProbe = undefined;
+  const { data, response } = await asked;
   if (data) queryClient.setQueryData(documentsListKey(FIRST_DOCUMENTS_PAGE), data);
   return response.status === 401 ? 'unauthorized' : 'ok';
 }

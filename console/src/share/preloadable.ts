@@ -2,6 +2,11 @@ import { createElement, lazy, type ComponentType } from 'react';
 
 /** The console path the tab was opened at, without the /ui base: `/memory/documents`. */
 const openedPath = window.location.pathname.slice(import.meta.env.BASE_URL.length - 1);
+
+/** Whether the tab was opened at a console path `paths` matches. */
+export function openedAt(paths: RegExp): boolean {
+  return paths.test(openedPath);
+}
 /** The code of the pages the tab was opened at, being fetched (a page's module may add its own page). */
 const opening: Promise<unknown>[] = [];
 
@@ -38,7 +43,7 @@ export function preloadable<P extends object>(
       loaded = module.default;
       return module;
     }));
-  if (opensAt?.test(openedPath)) opening.push(preload());
+  if (opensAt && openedAt(opensAt)) opening.push(preload());
   const Lazy = lazy(preload);
   function Preloadable(props: P) {
     return loaded ? createElement(loaded, props) : createElement(Lazy as ComponentType<P>, props);
