@@ -375,7 +375,10 @@ export class DocumentsService {
       total = all.length;
       docs = all.slice((page - 1) * limit, page * limit);
     } else {
-      [docs, total] = await qb.skip((page - 1) * limit).take(limit).getManyAndCount();
+      // The page and the count side by side, and COUNT(*) rather than getManyAndCount's COUNT(DISTINCT id)
+      // (one table, no joins, so no duplicates), which hashed every matching row on PostgreSQL.
+      const counted = qb.clone().select('COUNT(*)', 'total').orderBy().getRawOne<{ total: string | number }>();
+      [docs, total] = await Promise.all([qb.offset((page - 1) * limit).limit(limit).getMany(), counted.then((row) => Number(row?.total ?? 0))]);
     }
     return {
       memories: docs.map((d) => documentView(d, { content: includeContent, summaryOnly: true })),
