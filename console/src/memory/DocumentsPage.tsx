@@ -151,7 +151,20 @@ export default function DocumentsPage() {
     },
   });
 
-  // Stable callbacks, so the add form and the filter bar (memoised) do not render again on a page change.
+  // Stable callbacks, so the rows, the add form and the filter bar (memoised) render again only when
+  // their own data changes (a checkbox ticked re-renders its row, not the page's 25 to 100).
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const { mutate: removeIds } = remove;
+  const deleteOne = useCallback((id: string) => removeIds([id]), [removeIds]);
   const update = useCallback((change: Partial<Filters>) => {
     setFilters((f) => ({ ...f, ...change }));
     setPage(1);
@@ -249,55 +262,13 @@ export default function DocumentsPage() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((d) => (
-                <Table.Tr key={d.id} data-document-id={d.id}>
-                  <Table.Td>
-                    <RowCheckbox
-                      label={`Select ${d.title ?? d.id}`}
-                      checked={selected.has(d.id)}
-                      onChange={() =>
-                        setSelected((s) => {
-                          const next = new Set(s);
-                          if (next.has(d.id)) next.delete(d.id);
-                          else next.add(d.id);
-                          return next;
-                        })
-                      }
-                    />
-                  </Table.Td>
-                  <Table.Td maw={320}>
-                    <Anchor component={Link} to={`/memory/documents/${d.id}`} size="sm" lineClamp={1}>
-                      {d.title || d.url || d.customId || d.id}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td miw={110}>
-                    <StatusBadge status={d.status} />
-                    {d.status === 'failed' && d.error && (
-                      <Text size="xs" c="red.8" maw={240}>
-                        {d.error}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{d.type}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" lineClamp={1}>
-                      {d.containerTags.join(', ')}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{dateTime.format(new Date(d.createdAt))}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="compact-xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${d.title ?? d.id}`}
-                      onClick={() => remove.mutate([d.id])}
-                    >
-                      Delete
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
+                <DocumentRow
+                  key={d.id}
+                  document={d}
+                  selected={selected.has(d.id)}
+                  onToggle={toggle}
+                  onDelete={deleteOne}
+                />
               ))}
             </Table.Tbody>
           </Table>
@@ -406,6 +377,59 @@ const FilterBar = memo(function FilterBar({
 });
 
 /**
+ * One document of the list. Mantine's components cost about 0.1 ms each to render, so a row keeps to
+ * the table's own cells and a few: 25 rows of them were a quarter of the page's first render.
+ */
+const DocumentRow = memo(function DocumentRow({
+  document: d,
+  selected,
+  onToggle,
+  onDelete,
+}: {
+  document: DocumentSummary;
+  selected: boolean;
+  onToggle: (id: string) => void;
+  onDelete: (id: string) => void;
+}) {
+  return (
+    <Table.Tr data-document-id={d.id}>
+      <Table.Td>
+        <RowCheckbox label={`Select ${d.title ?? d.id}`} checked={selected} onChange={() => onToggle(d.id)} />
+      </Table.Td>
+      <Table.Td maw={320}>
+        <Anchor component={Link} to={`/memory/documents/${d.id}`} size="sm" lineClamp={1}>
+          {d.title || d.url || d.customId || d.id}
+        </Anchor>
+      </Table.Td>
+      <Table.Td miw={110}>
+        <StatusBadge status={d.status} />
+        {d.status === 'failed' && d.error && (
+          <Text size="xs" c="red.8" maw={240}>
+            {d.error}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>{d.type}</Table.Td>
+      <Table.Td style={oneLine}>{d.containerTags.join(', ')}</Table.Td>
+      <Table.Td>{dateTime.format(new Date(d.createdAt))}</Table.Td>
+      <Table.Td>
+        <Anchor
+          component="button"
+          type="button"
+          size="xs"
+          fw={600}
+          c="var(--mantine-color-error)"
+          aria-label={`Delete ${d.title ?? d.id}`}
+          onClick={() => onDelete(d.id)}
+        >
+          Delete
+        </Anchor>
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+/**
  * The browser's own checkbox in the theme's colour. A page of 25 to 100 rows draws one per row, and
  * Mantine's Checkbox (about 1 ms each to render) was a quarter of the list's first render.
  */
@@ -441,6 +465,14 @@ const rowCheckbox = {
   verticalAlign: 'middle',
   accentColor: 'var(--mantine-primary-color-filled)',
   cursor: 'pointer',
+} as const;
+
+// Container tags on one line, cut with an ellipsis.
+const oneLine = {
+  whiteSpace: 'nowrap',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  maxWidth: 240,
 } as const;
 
 const visuallyHidden = {
