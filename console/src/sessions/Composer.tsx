@@ -42,7 +42,15 @@ export function mentionParts(text: string, directory: string, mentioned: string[
  * The prompt box: text with `@` file mentions (from the instance's `/find/file`), agent and model
  * pickers, and a command picker (a chosen command runs with the text as its arguments).
  */
-export const Composer = memo(function Composer({ directory, sessionID, busy }: { directory: string; sessionID: string; busy: boolean }) {
+export const Composer = memo(function Composer({
+  directory,
+  sessionID,
+  busy,
+}: {
+  directory: string;
+  sessionID: string;
+  busy: boolean;
+}) {
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [mentioned, setMentioned] = useState<string[]>([]);
@@ -64,7 +72,10 @@ export const Composer = memo(function Composer({ directory, sessionID, busy }: {
   const modelOptions = (providers.data?.providers ?? []).flatMap((p) =>
     Object.values(p.models).map((m) => ({ value: `${p.id}/${m.id}`, label: `${p.name} · ${m.name}` })),
   );
-  const commandOptions = (commands.data ?? []).map((c) => ({ value: c.name, label: c.description ? `/${c.name} · ${c.description}` : `/${c.name}` }));
+  const commandOptions = (commands.data ?? []).map((c) => ({
+    value: c.name,
+    label: c.description ? `/${c.name} · ${c.description}` : `/${c.name}`,
+  }));
   const ready = command !== null || text.trim() !== '';
 
   const send = useMutation({
@@ -75,7 +86,12 @@ export const Composer = memo(function Composer({ directory, sessionID, busy }: {
         unwrap(
           await api.POST('/session/{sessionID}/command', {
             params: { path, query },
-            body: { command, arguments: text.trim(), ...(agent ? { agent } : {}), ...(model ? { model } : {}) },
+            body: {
+              command,
+              arguments: text.trim(),
+              ...(agent ? { agent } : {}),
+              ...(model ? { model } : {}),
+            },
           }),
         );
         return;
@@ -136,12 +152,24 @@ export const Composer = memo(function Composer({ directory, sessionID, busy }: {
   };
 
   return (
-    <Paper withBorder p="sm" radius="md" component="form" aria-label="Prompt" onSubmit={(e) => { e.preventDefault(); if (ready) send.mutate(); }}>
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      component="form"
+      aria-label="Prompt"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) send.mutate();
+      }}
+    >
       <Stack gap="xs">
         <Textarea
           ref={input}
           label={command ? `Arguments of /${command}` : 'Prompt'}
-          placeholder={command ? 'Arguments (optional)' : 'Ask or instruct… @ mentions a file (Ctrl+Enter to send)'}
+          placeholder={
+            command ? 'Arguments (optional)' : 'Ask or instruct… @ mentions a file (Ctrl+Enter to send)'
+          }
           autosize
           minRows={2}
           maxRows={12}
@@ -157,7 +185,14 @@ export const Composer = memo(function Composer({ directory, sessionID, busy }: {
           onKeyDown={onKeyDown}
         />
         {options.length > 0 && (
-          <Paper withBorder radius="sm" p={4} role="listbox" id="keel-mention-options" aria-label="Files to mention">
+          <Paper
+            withBorder
+            radius="sm"
+            p={4}
+            role="listbox"
+            id="keel-mention-options"
+            aria-label="Files to mention"
+          >
             {options.map((path, i) => (
               <UnstyledButton
                 key={path}
@@ -180,9 +215,35 @@ export const Composer = memo(function Composer({ directory, sessionID, busy }: {
           </Paper>
         )}
         <Group gap="xs" wrap="wrap" align="end">
-          <Select label="Command" placeholder="None" data={commandOptions} value={command} onChange={setCommand} clearable searchable w={{ base: '100%', xs: 200 }} />
-          <Select label="Agent" placeholder="Default" data={agentOptions} value={agent} onChange={setAgent} clearable w={{ base: '100%', xs: 160 }} />
-          <Select label="Model" placeholder="Default" data={modelOptions} value={model} onChange={setModel} clearable searchable w={{ base: '100%', xs: 260 }} />
+          <Select
+            label="Command"
+            placeholder="None"
+            data={commandOptions}
+            value={command}
+            onChange={setCommand}
+            clearable
+            searchable
+            w={{ base: '100%', xs: 200 }}
+          />
+          <Select
+            label="Agent"
+            placeholder="Default"
+            data={agentOptions}
+            value={agent}
+            onChange={setAgent}
+            clearable
+            w={{ base: '100%', xs: 160 }}
+          />
+          <Select
+            label="Model"
+            placeholder="Default"
+            data={modelOptions}
+            value={model}
+            onChange={setModel}
+            clearable
+            searchable
+            w={{ base: '100%', xs: 260 }}
+          />
           <Button type="submit" loading={send.isPending} disabled={!ready}>
             {command ? `Run /${command}` : busy ? 'Queue' : 'Send'}
           </Button>

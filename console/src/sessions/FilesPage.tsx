@@ -1,5 +1,17 @@
 import { useDeferredValue, useState } from 'react';
-import { Alert, Anchor, Badge, Group, Loader, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, errorMessage, unwrap } from '../api/client';
@@ -19,12 +31,14 @@ export function FilesPage() {
   });
   const found = useQuery({
     queryKey: ['sessions', 'find-files', directory, query],
-    queryFn: async () => unwrap(await api.GET('/find/file', { params: { query: { directory, query, limit: 100 } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/find/file', { params: { query: { directory, query, limit: 100 } } })),
   });
   const content = useQuery({
     queryKey: ['sessions', 'file-content', directory, open],
     enabled: !!open,
-    queryFn: async () => unwrap(await api.GET('/file/content', { params: { query: { directory, path: open! } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/file/content', { params: { query: { directory, path: open! } } })),
   });
   const changed = new Map((status.data ?? []).map((f) => [f.path, f]));
 
@@ -39,15 +53,26 @@ export function FilesPage() {
       <Text size="sm" className="keel-muted">
         {directory}
       </Text>
-      <TextInput label="Find a file" placeholder="Name or part of a path" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
-      {(found.error ?? status.error) && <Alert color="red">{errorMessage(found.error ?? status.error)}</Alert>}
+      <TextInput
+        label="Find a file"
+        placeholder="Name or part of a path"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+      />
+      {(found.error ?? status.error) && (
+        <Alert color="red">{errorMessage(found.error ?? status.error)}</Alert>
+      )}
       {found.isLoading && <Loader aria-label="Loading files" />}
       <Stack gap={2} component="ul" aria-label="Files" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
         {(found.data ?? []).map((path) => {
           const change = changed.get(path);
           return (
             <li key={path}>
-              <UnstyledButton onClick={() => setOpen(path)} aria-current={open === path} style={{ width: '100%' }}>
+              <UnstyledButton
+                onClick={() => setOpen(path)}
+                aria-current={open === path}
+                style={{ width: '100%' }}
+              >
                 <Group gap="xs" wrap="nowrap">
                   <Text size="sm" ff="monospace" fw={open === path ? 700 : undefined} truncate>
                     {path}
@@ -70,7 +95,11 @@ export function FilesPage() {
           </Text>
           {content.isLoading && <Loader size="sm" aria-label="Loading file" />}
           {content.error && <Alert color="red">{errorMessage(content.error)}</Alert>}
-          {content.data && <pre className="keel-pre" style={{ maxHeight: '60vh' }}>{content.data.content}</pre>}
+          {content.data && (
+            <pre className="keel-pre" style={{ maxHeight: '60vh' }}>
+              {content.data.content}
+            </pre>
+          )}
         </Paper>
       )}
     </Stack>

@@ -48,7 +48,10 @@ export function SessionView() {
   const path = { sessionID };
 
   const act = useMutation({
-    mutationFn: async (action: { kind: 'abort' | 'share' | 'unshare' | 'unrevert' } | { kind: 'revert' | 'fork'; messageID: string }) => {
+    mutationFn: async (
+      action:
+        { kind: 'abort' | 'share' | 'unshare' | 'unrevert' } | { kind: 'revert' | 'fork'; messageID: string },
+    ) => {
       switch (action.kind) {
         case 'abort':
           return unwrap(await api.POST('/session/{sessionID}/abort', { params: { path, query } }));
@@ -59,16 +62,27 @@ export function SessionView() {
         case 'unrevert':
           return unwrap(await api.POST('/session/{sessionID}/unrevert', { params: { path, query } }));
         case 'revert':
-          return unwrap(await api.POST('/session/{sessionID}/revert', { params: { path, query }, body: { messageID: action.messageID } }));
+          return unwrap(
+            await api.POST('/session/{sessionID}/revert', {
+              params: { path, query },
+              body: { messageID: action.messageID },
+            }),
+          );
         case 'fork': {
-          const forked = unwrap(await api.POST('/session/{sessionID}/fork', { params: { path, query }, body: { messageID: action.messageID } }));
+          const forked = unwrap(
+            await api.POST('/session/{sessionID}/fork', {
+              params: { path, query },
+              body: { messageID: action.messageID },
+            }),
+          );
           void navigate(`/sessions/${forked.id}?directory=${encodeURIComponent(directory)}`);
           return forked;
         }
       }
     },
     onSuccess: (result, action) => {
-      if (action.kind !== 'fork' && result && typeof result === 'object') queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
+      if (action.kind !== 'fork' && result && typeof result === 'object')
+        queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
       void queryClient.invalidateQueries({ queryKey: sessionKeys.status(directory) });
     },
   });
@@ -95,7 +109,12 @@ export function SessionView() {
           <Title order={1} size="h3" style={{ overflowWrap: 'anywhere' }}>
             {info.title}
           </Title>
-          <Badge color={busy ? 'blue.8' : 'gray.7'} variant="filled" role="status" aria-label={busy ? 'Working' : 'Idle'}>
+          <Badge
+            color={busy ? 'blue.8' : 'gray.7'}
+            variant="filled"
+            role="status"
+            aria-label={busy ? 'Working' : 'Idle'}
+          >
             {busy ? 'working' : 'idle'}
           </Badge>
         </Group>
@@ -112,7 +131,12 @@ export function SessionView() {
         )}
         {info.share ? (
           <>
-            <TextInput readOnly value={info.share.url} aria-label="Share link" w={{ base: '100%', sm: 380 }} />
+            <TextInput
+              readOnly
+              value={info.share.url}
+              aria-label="Share link"
+              w={{ base: '100%', sm: 380 }}
+            />
             <CopyButton value={info.share.url}>
               {({ copied, copy }) => (
                 <Button variant="default" onClick={copy}>
@@ -146,7 +170,12 @@ export function SessionView() {
       <MessageList
         messages={visible}
         actions={(entry) =>
-          entry.info.role === 'user' ? <MessageActions entry={entry} onAction={(kind) => act.mutate({ kind, messageID: entry.info.id })} /> : undefined
+          entry.info.role === 'user' ? (
+            <MessageActions
+              entry={entry}
+              onAction={(kind) => act.mutate({ kind, messageID: entry.info.id })}
+            />
+          ) : undefined
         }
       />
       <PermissionRequests directory={directory} sessionID={sessionID} />
@@ -157,24 +186,52 @@ export function SessionView() {
   );
 }
 
-function MessageActions({ entry, onAction }: { entry: MessageEntry; onAction: (kind: 'revert' | 'fork') => void }) {
+function MessageActions({
+  entry,
+  onAction,
+}: {
+  entry: MessageEntry;
+  onAction: (kind: 'revert' | 'fork') => void;
+}) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Button size="compact-xs" variant="subtle" onClick={() => onAction('revert')} aria-label={`Revert from message ${entry.info.id}`}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        onClick={() => onAction('revert')}
+        aria-label={`Revert from message ${entry.info.id}`}
+      >
         Revert
       </Button>
-      <Button size="compact-xs" variant="subtle" onClick={() => onAction('fork')} aria-label={`Fork from message ${entry.info.id}`}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        onClick={() => onAction('fork')}
+        aria-label={`Fork from message ${entry.info.id}`}
+      >
         Fork
       </Button>
     </Group>
   );
 }
 
-const PermissionRequests = memo(function PermissionRequests({ directory, sessionID }: { directory: string; sessionID: string }) {
+const PermissionRequests = memo(function PermissionRequests({
+  directory,
+  sessionID,
+}: {
+  directory: string;
+  sessionID: string;
+}) {
   const permissions = usePermissions(directory);
   const queryClient = useQueryClient();
   const respond = useMutation({
-    mutationFn: async ({ permission, response }: { permission: Permission; response: 'once' | 'always' | 'reject' }) =>
+    mutationFn: async ({
+      permission,
+      response,
+    }: {
+      permission: Permission;
+      response: 'once' | 'always' | 'reject';
+    }) =>
       unwrap(
         await api.POST('/session/{sessionID}/permissions/{permissionID}', {
           params: { path: { sessionID, permissionID: permission.id }, query: { directory } },
@@ -182,14 +239,23 @@ const PermissionRequests = memo(function PermissionRequests({ directory, session
         }),
       ),
     onSuccess: (_result, { permission }) =>
-      queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) => (old ?? []).filter((p) => p.id !== permission.id)),
+      queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) =>
+        (old ?? []).filter((p) => p.id !== permission.id),
+      ),
   });
   const mine = (permissions.data ?? []).filter((p) => p.sessionID === sessionID);
   if (mine.length === 0) return null;
   return (
     <Stack gap="xs">
       {mine.map((permission) => (
-        <Paper key={permission.id} withBorder p="sm" radius="md" role="alertdialog" aria-label={`Permission: ${permission.title}`}>
+        <Paper
+          key={permission.id}
+          withBorder
+          p="sm"
+          radius="md"
+          role="alertdialog"
+          aria-label={`Permission: ${permission.title}`}
+        >
           <Text fw={600}>Permission requested: {permission.title}</Text>
           <Text size="sm" className="keel-muted">
             {permission.type}
@@ -202,10 +268,19 @@ const PermissionRequests = memo(function PermissionRequests({ directory, session
             <Button size="xs" onClick={() => respond.mutate({ permission, response: 'once' })}>
               Allow once
             </Button>
-            <Button size="xs" variant="default" onClick={() => respond.mutate({ permission, response: 'always' })}>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => respond.mutate({ permission, response: 'always' })}
+            >
               Always allow
             </Button>
-            <Button size="xs" color="red.9" variant="filled" onClick={() => respond.mutate({ permission, response: 'reject' })}>
+            <Button
+              size="xs"
+              color="red.9"
+              variant="filled"
+              onClick={() => respond.mutate({ permission, response: 'reject' })}
+            >
               Reject
             </Button>
           </Group>
@@ -226,8 +301,16 @@ const Todos = memo(function Todos({ directory, sessionID }: { directory: string;
       </Text>
       <Stack gap={2} component="ul" style={{ margin: 0, paddingLeft: '1.2rem' }}>
         {todos.data.map((todo) => (
-          <Text component="li" key={todo.id} size="sm" td={todo.status === 'completed' ? 'line-through' : undefined}>
-            {todo.content} <Badge size="xs" variant="filled">{todo.status}</Badge>
+          <Text
+            component="li"
+            key={todo.id}
+            size="sm"
+            td={todo.status === 'completed' ? 'line-through' : undefined}
+          >
+            {todo.content}{' '}
+            <Badge size="xs" variant="filled">
+              {todo.status}
+            </Badge>
           </Text>
         ))}
       </Stack>

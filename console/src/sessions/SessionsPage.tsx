@@ -1,5 +1,19 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Box, Button, Group, Loader, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, errorMessage, unwrap } from '../api/client';
@@ -37,7 +51,8 @@ function SessionsPage() {
   useSessionEvents(directory);
 
   const create = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/session', { params: { query: { directory } }, body: {} })),
+    mutationFn: async () =>
+      unwrap(await api.POST('/session', { params: { query: { directory } }, body: {} })),
     onSuccess: (session) => void navigate(sessionPath(session.id, directory!)),
   });
 
@@ -65,10 +80,20 @@ function SessionsPage() {
           Sessions
         </Title>
         <Group gap="xs">
-          <Button variant="default" component={Link} to={`/sessions/files?directory=${encodeURIComponent(directory ?? '')}`} disabled={!directory}>
+          <Button
+            variant="default"
+            component={Link}
+            to={`/sessions/files?directory=${encodeURIComponent(directory ?? '')}`}
+            disabled={!directory}
+          >
             Files
           </Button>
-          <Button variant="default" component={Link} to={`/sessions/terminal?directory=${encodeURIComponent(directory ?? '')}`} disabled={!directory}>
+          <Button
+            variant="default"
+            component={Link}
+            to={`/sessions/terminal?directory=${encodeURIComponent(directory ?? '')}`}
+            disabled={!directory}
+          >
             Terminal
           </Button>
           <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!directory}>
@@ -94,15 +119,34 @@ function SessionsPage() {
           onChange={(e) => setSearch(e.currentTarget.value)}
           w={{ base: '100%', sm: 240 }}
         />
-        <Switch label="Show archived" checked={archived} onChange={(e) => setArchived(e.currentTarget.checked)} mb={8} />
+        <Switch
+          label="Show archived"
+          checked={archived}
+          onChange={(e) => setArchived(e.currentTarget.checked)}
+          mb={8}
+        />
       </Group>
       {sessions.isLoading && <Loader aria-label="Loading sessions" />}
       {sessions.error && <Alert color="red">{errorMessage(sessions.error)}</Alert>}
-      {sessions.data && tree.length === 0 && <Text className="keel-muted">No sessions{search ? ' match' : ' yet'}.</Text>}
-      <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Sessions">
+      {sessions.data && tree.length === 0 && (
+        <Text className="keel-muted">No sessions{search ? ' match' : ' yet'}.</Text>
+      )}
+      <Stack
+        gap={6}
+        component="ul"
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        aria-label="Sessions"
+      >
         {tree.map(({ session, depth }) => (
           <Box component="li" key={session.id} ml={depth * 24} style={{ contentVisibility: 'auto' }}>
-            <Paper withBorder p="xs" radius="md" component={Link} to={sessionPath(session.id, directory!)} style={{ display: 'block', textDecoration: 'none', color: 'inherit' }}>
+            <Paper
+              withBorder
+              p="xs"
+              radius="md"
+              component={Link}
+              to={sessionPath(session.id, directory!)}
+              style={{ display: 'block', textDecoration: 'none', color: 'inherit' }}
+            >
               <Group justify="space-between" wrap="nowrap">
                 <Text fw={500} truncate>
                   {depth > 0 ? '↳ ' : ''}

@@ -67,7 +67,10 @@ export function applyEvent(messages: MessageEntry[], event: SessionEvent): Messa
     case 'message.part.removed': {
       const entry = messages.find((m) => m.info.id === p.messageID);
       if (!entry) return messages;
-      return upsertByInfo(messages, { info: entry.info, parts: entry.parts.filter((x) => x.id !== p.partID) });
+      return upsertByInfo(messages, {
+        info: entry.info,
+        parts: entry.parts.filter((x) => x.id !== p.partID),
+      });
     }
     default:
       return messages;

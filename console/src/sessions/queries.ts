@@ -22,7 +22,8 @@ export function useSessionList(directory: string | undefined) {
   return useQuery({
     queryKey: sessionKeys.list(directory ?? ''),
     enabled: !!directory,
-    queryFn: async (): Promise<Session[]> => unwrap(await api.GET('/session', { params: { query: { directory } } })),
+    queryFn: async (): Promise<Session[]> =>
+      unwrap(await api.GET('/session', { params: { query: { directory } } })),
   });
 }
 
@@ -30,7 +31,9 @@ export function useSession(directory: string, id: string) {
   return useQuery({
     queryKey: sessionKeys.session(directory, id),
     queryFn: async (): Promise<Session> =>
-      unwrap(await api.GET('/session/{sessionID}', { params: { path: { sessionID: id }, query: { directory } } })),
+      unwrap(
+        await api.GET('/session/{sessionID}', { params: { path: { sessionID: id }, query: { directory } } }),
+      ),
   });
 }
 
@@ -39,14 +42,19 @@ export function useMessages(directory: string, id: string) {
     queryKey: sessionKeys.messages(directory, id),
     staleTime: Infinity,
     queryFn: async (): Promise<MessageEntry[]> =>
-      unwrap(await api.GET('/session/{sessionID}/message', { params: { path: { sessionID: id }, query: { directory } } })),
+      unwrap(
+        await api.GET('/session/{sessionID}/message', {
+          params: { path: { sessionID: id }, query: { directory } },
+        }),
+      ),
   });
 }
 
 export function usePermissions(directory: string) {
   return useQuery({
     queryKey: sessionKeys.permissions,
-    queryFn: async (): Promise<Permission[]> => unwrap(await api.GET('/permission', { params: { query: { directory } } })),
+    queryFn: async (): Promise<Permission[]> =>
+      unwrap(await api.GET('/permission', { params: { query: { directory } } })),
   });
 }
 
@@ -54,7 +62,11 @@ export function useTodos(directory: string, id: string) {
   return useQuery({
     queryKey: sessionKeys.todos(directory, id),
     queryFn: async () =>
-      unwrap(await api.GET('/session/{sessionID}/todo', { params: { path: { sessionID: id }, query: { directory } } })),
+      unwrap(
+        await api.GET('/session/{sessionID}/todo', {
+          params: { path: { sessionID: id }, query: { directory } },
+        }),
+      ),
   });
 }
 
@@ -62,7 +74,11 @@ export function useSessionDiff(directory: string, id: string) {
   return useQuery({
     queryKey: sessionKeys.diff(directory, id),
     queryFn: async () =>
-      unwrap(await api.GET('/session/{sessionID}/diff', { params: { path: { sessionID: id }, query: { directory } } })),
+      unwrap(
+        await api.GET('/session/{sessionID}/diff', {
+          params: { path: { sessionID: id }, query: { directory } },
+        }),
+      ),
   });
 }
 
@@ -103,6 +119,7 @@ export function useFileMatches(directory: string, query: string | undefined) {
     queryKey: ['sessions', 'mention-files', directory, query],
     enabled: query !== undefined,
     staleTime: 10_000,
-    queryFn: async () => unwrap(await api.GET('/find/file', { params: { query: { directory, query: query ?? '', limit: 8 } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/find/file', { params: { query: { directory, query: query ?? '', limit: 8 } } })),
   });
 }

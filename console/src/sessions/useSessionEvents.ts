@@ -58,7 +58,8 @@ export function useSessionEvents(directory: string | undefined): void {
         case 'session.updated':
         case 'session.deleted': {
           const info = p.info as Session;
-          if (event.type === 'session.deleted') queryClient.removeQueries({ queryKey: sessionKeys.session(dir, info.id) });
+          if (event.type === 'session.deleted')
+            queryClient.removeQueries({ queryKey: sessionKeys.session(dir, info.id) });
           else queryClient.setQueryData(sessionKeys.session(dir, info.id), info);
           queryClient.setQueryData<Session[]>(sessionKeys.list(dir), (old) => {
             if (!old) return old;

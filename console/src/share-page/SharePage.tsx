@@ -22,7 +22,11 @@ function applyShareEvent(view: SharedView, event: SessionEvent): SharedView {
     const info = event.properties.info as Session;
     if (info.id === view.session.id) return { ...view, session: info };
     const known = view.subtasks.some((s) => s.session.id === info.id);
-    if (known) return { ...view, subtasks: view.subtasks.map((s) => (s.session.id === info.id ? { ...s, session: info } : s)) };
+    if (known)
+      return {
+        ...view,
+        subtasks: view.subtasks.map((s) => (s.session.id === info.id ? { ...s, session: info } : s)),
+      };
     return { ...view, subtasks: [...view.subtasks, { session: info, messages: [] }] };
   }
   if (sessionID === view.session.id) {
@@ -31,7 +35,9 @@ function applyShareEvent(view: SharedView, event: SessionEvent): SharedView {
   }
   return {
     ...view,
-    subtasks: view.subtasks.map((s) => (s.session.id === sessionID ? { ...s, messages: applyEvent(s.messages, event) } : s)),
+    subtasks: view.subtasks.map((s) =>
+      s.session.id === sessionID ? { ...s, messages: applyEvent(s.messages, event) } : s,
+    ),
   };
 }
 
@@ -49,7 +55,9 @@ export function SharePage({ shareID }: { shareID: string }) {
     async function follow(): Promise<void> {
       while (!controller.signal.aborted && !revoked) {
         try {
-          const response = await fetch(`/share/${encodeURIComponent(shareID)}/event`, { signal: controller.signal });
+          const response = await fetch(`/share/${encodeURIComponent(shareID)}/event`, {
+            signal: controller.signal,
+          });
           if (response.status === 404) {
             revoked = true;
             break;
@@ -59,18 +67,20 @@ export function SharePage({ shareID }: { shareID: string }) {
             if (event.type === 'server.connected') {
               // Load (or reload after a gap) what is there, then apply what came meanwhile.
               pending = [];
-              void fetch(`/share/${encodeURIComponent(shareID)}/data`, { signal: controller.signal }).then(async (answer) => {
-                if (answer.status === 404) {
-                  revoked = true;
-                  setStatus('revoked');
-                  return;
-                }
-                let loaded = (await answer.json()) as SharedView;
-                for (const queued of pending ?? []) loaded = applyShareEvent(loaded, queued);
-                pending = undefined;
-                setView(loaded);
-                setStatus('live');
-              });
+              void fetch(`/share/${encodeURIComponent(shareID)}/data`, { signal: controller.signal }).then(
+                async (answer) => {
+                  if (answer.status === 404) {
+                    revoked = true;
+                    setStatus('revoked');
+                    return;
+                  }
+                  let loaded = (await answer.json()) as SharedView;
+                  for (const queued of pending ?? []) loaded = applyShareEvent(loaded, queued);
+                  pending = undefined;
+                  setView(loaded);
+                  setStatus('live');
+                },
+              );
               return;
             }
             if (event.type === 'server.heartbeat') return;

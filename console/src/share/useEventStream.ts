@@ -57,7 +57,9 @@ export function useEventStream(): void {
       }
       const type = payload?.type ?? '';
       if (type === 'server.heartbeat' || type === 'server.connected') return;
-      serverEvents.dispatchEvent(new CustomEvent<ServerEvent>('server-event', { detail: { type, properties: payload?.properties } }));
+      serverEvents.dispatchEvent(
+        new CustomEvent<ServerEvent>('server-event', { detail: { type, properties: payload?.properties } }),
+      );
       if (type.startsWith('memory.')) return;
       // Routing-manager changes have no event of their own yet; other events refresh the routing queries.
       void queryClient.invalidateQueries({ queryKey: ['routing'] });

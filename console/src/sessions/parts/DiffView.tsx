@@ -12,7 +12,15 @@ export function DiffView({ file, before, after }: { file: string; before: string
       {lines.map((line, i) => (
         <div
           key={i}
-          className={line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : undefined}
+          className={
+            line.startsWith('@@')
+              ? 'hunk'
+              : line.startsWith('+')
+                ? 'add'
+                : line.startsWith('-')
+                  ? 'del'
+                  : undefined
+          }
         >
           {line || ' '}
         </div>

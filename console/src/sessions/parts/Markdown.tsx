@@ -23,7 +23,8 @@ export function markdownBlocks(text: string): string[] {
   for (const line of text.split('\n')) {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = undefined;
     } else if (line.trim() === '') {
       blank = true;
     } else {

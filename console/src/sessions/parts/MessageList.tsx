@@ -31,7 +31,12 @@ export function MessageList({
     getItemKey: (index) => messages[index].info.id,
   });
   return (
-    <div ref={listRef} role="log" aria-label={label} style={{ position: 'relative', height: virtualizer.getTotalSize() }}>
+    <div
+      ref={listRef}
+      role="log"
+      aria-label={label}
+      style={{ position: 'relative', height: virtualizer.getTotalSize() }}
+    >
       {virtualizer.getVirtualItems().map((item) => {
         const entry = messages[item.index];
         return (
@@ -39,7 +44,14 @@ export function MessageList({
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
-            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start - margin}px)`, paddingBottom: 12 }}
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              width: '100%',
+              transform: `translateY(${item.start - margin}px)`,
+              paddingBottom: 12,
+            }}
           >
             <MessageView entry={entry} actions={actions?.(entry)} />
           </div>

@@ -8,7 +8,12 @@ import './parts.css';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
-const STATUS_COLOR: Record<string, string> = { pending: 'gray.7', running: 'blue.8', completed: 'teal.9', error: 'red.9' };
+const STATUS_COLOR: Record<string, string> = {
+  pending: 'gray.7',
+  running: 'blue.8',
+  completed: 'teal.9',
+  error: 'red.9',
+};
 
 function json(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -39,7 +44,11 @@ function ToolView({ part }: { part: ToolPart }) {
   const title = 'title' in state && typeof state.title === 'string' ? state.title : undefined;
   const editDiff =
     part.tool === 'edit' && typeof input.oldString === 'string' && typeof input.newString === 'string'
-      ? { file: typeof input.filePath === 'string' ? input.filePath : 'file', before: input.oldString, after: input.newString }
+      ? {
+          file: typeof input.filePath === 'string' ? input.filePath : 'file',
+          before: input.oldString,
+          after: input.newString,
+        }
       : undefined;
   return (
     <Paper withBorder p="xs" radius="md" data-part="tool" data-status={state.status}>
@@ -66,8 +75,18 @@ function ToolView({ part }: { part: ToolPart }) {
           </Group>
         }
       >
-        {editDiff ? <DiffView {...editDiff} /> : <pre className="keel-pre" aria-label="Input">{json(input)}</pre>}
-        {state.status === 'completed' && <pre className="keel-pre" aria-label="Output">{state.output}</pre>}
+        {editDiff ? (
+          <DiffView {...editDiff} />
+        ) : (
+          <pre className="keel-pre" aria-label="Input">
+            {json(input)}
+          </pre>
+        )}
+        {state.status === 'completed' && (
+          <pre className="keel-pre" aria-label="Output">
+            {state.output}
+          </pre>
+        )}
         {state.status === 'error' && (
           <Text c="red" size="sm">
             {state.error}
@@ -87,7 +106,13 @@ export const PartView = memo(function PartView({ part }: { part: Part }) {
     case 'reasoning':
       return (
         <Box data-part="reasoning" className="keel-muted" fs="italic">
-          <Details summary={<Text span size="sm">Reasoning</Text>}>
+          <Details
+            summary={
+              <Text span size="sm">
+                Reasoning
+              </Text>
+            }
+          >
             <Markdown text={part.text} />
           </Details>
         </Box>
