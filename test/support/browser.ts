@@ -52,6 +52,13 @@ export function collectConsoleErrors(page: Page): string[] {
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations: { id: string; impact: string; help: string }[] = await page.evaluate(async () => {
+    // The page as it settles: colours read mid-transition (a button leaving its disabled grey) are
+    // neither the old nor the new ones, and contrast checks on them fail at random. (Endless
+    // animations, such as a loader's spin, are not waited for.)
+    const ending = document
+      .getAnimations()
+      .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)));
+    await Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
     const result = await (window as any).axe.run(document);
     return result.violations.map((v: any) => ({
       id: v.id,
