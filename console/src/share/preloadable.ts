@@ -7,20 +7,25 @@ const openedPath = window.location.pathname.slice(import.meta.env.BASE_URL.lengt
 export function openedAt(paths: RegExp): boolean {
   return paths.test(openedPath);
 }
+
 /** The code of the pages the tab was opened at, being fetched (a page's module may add its own page). */
 const opening: Promise<unknown>[] = [];
 
 /**
- * Resolves once the code of the pages the tab was opened at is here (or failed to come). The console
- * waits for it with its sign-in check, so the first page renders without suspending: React holds back
- * a page that appears after a loading placeholder for up to 300 ms.
+ * Resolves once the code of the pages the tab was opened at is here (or failed to come), at the latest
+ * after `atMostMs` (a stalled fetch then shows the page's loading placeholder instead of holding the
+ * whole console). The console waits for it with its sign-in check, so the first page renders without
+ * suspending: React holds back a page that appears after a loading placeholder for up to 300 ms.
  */
-export async function openedPagesLoaded(): Promise<void> {
-  for (let seen = 0; seen < opening.length;) {
-    const batch = opening.slice(seen);
-    seen = opening.length;
-    await Promise.allSettled(batch);
-  }
+export async function openedPagesLoaded(atMostMs = 3000): Promise<void> {
+  const loaded = (async () => {
+    for (let seen = 0; seen < opening.length;) {
+      const batch = opening.slice(seen);
+      seen = opening.length;
+      await Promise.allSettled(batch);
+    }
+  })();
+  await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, atMostMs))]);
 }
 
 /**
