@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useEffectEvent, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -493,7 +493,7 @@ interface Upload {
 
 /**
  * Text, a URL or files (several at once, dropped or picked), each answered with the API's own message.
- * `dropped`: files dropped on the page, added as soon as they arrive.
+ * `dropped`: files dropped on the page (this panel's drop zone included), added as soon as they arrive.
  */
 const AddDocuments = memo(function AddDocuments({
   onAdded,
@@ -589,13 +589,6 @@ const AddDocuments = memo(function AddDocuments({
     addDropped(dropped);
   }, [dropped]);
 
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    event.stopPropagation();
-    setDragging(false);
-    void addFiles([...event.dataTransfer.files]);
-  };
-
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -651,7 +644,8 @@ const AddDocuments = memo(function AddDocuments({
               setDragging(true);
             }}
             onDragLeave={() => setDragging(false)}
-            onDrop={onDrop}
+            // The drop itself goes on to the page, which adds dropped files wherever they land.
+            onDrop={() => setDragging(false)}
             style={{
               border: '2px dashed var(--mantine-color-default-border)',
               borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
