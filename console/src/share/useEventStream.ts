@@ -60,11 +60,19 @@ export function useEventStream(): void {
       serverEvents.dispatchEvent(
         new CustomEvent<ServerEvent>('server-event', { detail: { type, properties: payload?.properties } }),
       );
-      if (type.startsWith('memory.')) return;
-      // Routing-manager changes have no event of their own yet; other events refresh the routing queries.
-      void queryClient.invalidateQueries({ queryKey: ['routing'] });
+      // Every routing change is announced as `routing.<subject>.<verb>`. One refresh of the routing
+      // queries per burst: a bulk delete or a sync announces each row.
+      if (!type.startsWith('routing.') || refresh !== undefined) return;
+      refresh = window.setTimeout(() => {
+        refresh = undefined;
+        void queryClient.invalidateQueries({ queryKey: ['routing'] });
+      }, 100);
     }
+    let refresh: number | undefined;
     void follow();
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      window.clearTimeout(refresh);
+    };
   }, [queryClient]);
 }
