@@ -15,9 +15,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../api/client';
 import type { components } from '../api/schema';
+import { useRoutingMutation } from './queries';
 
 type Plugin = components['schemas']['PluginDto'];
 
@@ -49,14 +50,11 @@ function useConfigPath() {
 /** The Traefik static configuration file the hub writes `experimental.plugins` into. */
 function ConfigPathForm() {
   const configPath = useConfigPath();
-  const queryClient = useQueryClient();
   const [path, setPath] = useState('');
   useEffect(() => setPath(configPath.data?.path ?? ''), [configPath.data?.path]);
-  const save = useMutation({
-    mutationFn: async (value: string) =>
-      unwrap(await api.PUT('/api/plugins/configpath', { body: { path: value } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: PLUGINS_KEY }),
-  });
+  const save = useRoutingMutation(async (value: string) =>
+    unwrap(await api.PUT('/api/plugins/configpath', { body: { path: value } })),
+  );
 
   return (
     <Card withBorder component="section" aria-labelledby="config-path-title">
@@ -111,27 +109,21 @@ function ConfigPathForm() {
 }
 
 function PluginCard({ plugin }: { plugin: Plugin }) {
-  const queryClient = useQueryClient();
   const [version, setVersion] = useState(plugin.installedVersion ?? plugin.version ?? '');
   useEffect(
     () => setVersion(plugin.installedVersion ?? plugin.version ?? ''),
     [plugin.installedVersion, plugin.version],
   );
-  const refresh = () => queryClient.invalidateQueries({ queryKey: PLUGINS_KEY });
-  const install = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.POST('/api/plugins/install', {
-          body: { moduleName: plugin.import, version: version.trim() || undefined },
-        }),
-      ),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.DELETE('/api/plugins/remove', { body: { moduleName: plugin.import } })),
-    onSuccess: refresh,
-  });
+  const install = useRoutingMutation(async () =>
+    unwrap(
+      await api.POST('/api/plugins/install', {
+        body: { moduleName: plugin.import, version: version.trim() || undefined },
+      }),
+    ),
+  );
+  const remove = useRoutingMutation(async () =>
+    unwrap(await api.DELETE('/api/plugins/remove', { body: { moduleName: plugin.import } })),
+  );
   const failed = install.error ?? remove.error;
   const done = install.isSuccess ? install.data.message : remove.isSuccess ? remove.data.message : undefined;
   const busy = install.isPending || remove.isPending;
@@ -172,39 +164,28 @@ function PluginCard({ plugin }: { plugin: Plugin }) {
             disabled={busy}
           />
           <Group gap="xs" wrap="wrap">
-            {plugin.isInstalled ? (
-              <>
-                {canUpdate && (
-                  <Button
-                    size="xs"
-                    onClick={() => install.mutate()}
-                    loading={install.isPending}
-                    disabled={busy}
-                  >
-                    Update to {version.trim()}
-                  </Button>
-                )}
-                <Button
-                  size="xs"
-                  color="red"
-                  variant="outline"
-                  onClick={() => remove.mutate()}
-                  loading={remove.isPending}
-                  disabled={busy}
-                  aria-label={`Remove ${plugin.displayName}`}
-                >
-                  Remove
-                </Button>
-              </>
-            ) : (
+            {(!plugin.isInstalled || canUpdate) && (
               <Button
                 size="xs"
-                onClick={() => install.mutate()}
+                onClick={() => install.mutate(undefined)}
                 loading={install.isPending}
                 disabled={busy}
-                aria-label={`Install ${plugin.displayName}`}
+                aria-label={plugin.isInstalled ? undefined : `Install ${plugin.displayName}`}
               >
-                Install
+                {plugin.isInstalled ? `Update to ${version.trim()}` : 'Install'}
+              </Button>
+            )}
+            {plugin.isInstalled && (
+              <Button
+                size="xs"
+                color="red"
+                variant="outline"
+                onClick={() => remove.mutate(undefined)}
+                loading={remove.isPending}
+                disabled={busy}
+                aria-label={`Remove ${plugin.displayName}`}
+              >
+                Remove
               </Button>
             )}
             {plugin.homepage && (
