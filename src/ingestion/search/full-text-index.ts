@@ -270,8 +270,8 @@ export class FullTextIndex {
 
   /** The document's container tags changed (content did not): its index rows follow. */
   async retagDocument(q: Query, documentId: string): Promise<void> {
+    // Vectors stay as they are: the vector index reads a document's tags from the database when it searches.
     await this.dialect.retagChunks(q, documentId);
-    await this.vectors.indexDocument(q, documentId);
   }
 
   /** Delete a document's chunks and their index rows. */
