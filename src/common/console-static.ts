@@ -30,7 +30,8 @@ const COMPRESSIBLE: Record<string, string> = {
  * page's JavaScript is what a cold load waits for (about a third of its size once gzipped).
  */
 function gzippedAssets(root: string): RequestHandler {
-  const cache = new Map<string, Buffer | null>();
+  // Only files that exist are kept (the assets of this build), so requests for made-up names add nothing.
+  const cache = new Map<string, Buffer>();
   return (req, res, next) => {
     const type = COMPRESSIBLE[extname(req.path)];
     if (!type || !req.path.startsWith('/assets/') || !req.acceptsEncodings('gzip')) return next();
@@ -42,11 +43,11 @@ function gzippedAssets(root: string): RequestHandler {
     }
     if (!file.startsWith(root + sep)) return next();
     let body = cache.get(file);
-    if (body === undefined) {
-      body = existsSync(file) ? gzipSync(readFileSync(file), { level: 9 }) : null;
+    if (!body) {
+      if (!existsSync(file)) return next();
+      body = gzipSync(readFileSync(file), { level: 9 });
       cache.set(file, body);
     }
-    if (!body) return next();
     res.setHeader('Content-Type', type);
     res.setHeader('Content-Encoding', 'gzip');
     res.setHeader('Vary', 'Accept-Encoding');
