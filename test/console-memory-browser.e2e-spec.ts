@@ -380,7 +380,6 @@ describe('Console: memory pages in a browser', () => {
           await page.setViewportSize({ width, height: 800 });
           await page.waitForFunction(nodesInside, undefined, { timeout: 5000 });
         }
-        await page.screenshot({ path: '/tmp/memories-graph-360-after-resize.png', fullPage: false });
         await page.setViewportSize({ width: 1280, height: 900 });
       });
       await step(page, 'memory-forget-restore', async () => {

@@ -208,7 +208,7 @@ function BulkDelete({ ids }: { ids: string[] }) {
           </Text>
           {remove.isPending && (
             <Text aria-live="polite">
-              Deleted {done} of {ids.length}…
+              Deleted {done} of {remove.variables?.length ?? ids.length}…
             </Text>
           )}
           {remove.error && (

@@ -1,4 +1,4 @@
-import { ApiError, errorMessage } from '../api/client';
+import { errorMessage } from '../api/client';
 
 /**
  * The routing API's 400 says `field.path: message; other.path: message`: split it so each message
@@ -6,7 +6,7 @@ import { ApiError, errorMessage } from '../api/client';
  */
 export function fieldErrors(error: unknown): Record<string, string> {
   if (!error) return {};
-  const message = error instanceof ApiError ? error.message : errorMessage(error);
+  const message = errorMessage(error);
   const out: Record<string, string> = {};
   for (const part of message.split('; ')) {
     const match = /^([A-Za-z0-9_.[\]-]+): (.+)$/s.exec(part);

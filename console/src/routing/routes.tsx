@@ -94,8 +94,8 @@ export const routingRoutes = (
 
 /** Navigation entries for those pages. */
 export const ROUTING_NAVIGATION = [
-  { label: 'Middlewares', to: '/routing/middlewares', ready: true },
-  { label: 'Services', to: '/routing/services', ready: true },
-  { label: 'Data sources', to: '/routing/datasources', ready: true },
-  { label: 'Traefik configuration', to: '/routing/traefik-config', ready: true },
+  { label: 'Middlewares', to: '/routing/middlewares' },
+  { label: 'Services', to: '/routing/services' },
+  { label: 'Data sources', to: '/routing/datasources' },
+  { label: 'Traefik configuration', to: '/routing/traefik-config' },
 ];

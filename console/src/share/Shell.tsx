@@ -14,14 +14,14 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { ROUTING_NAVIGATION } from '../routing/routes';
 
-// The console's parts in navigation order; an entry not `ready` is listed but not linked.
-const NAVIGATION: { label: string; to: string; ready: boolean }[] = [
-  { label: 'Routing dashboard', to: '/routing', ready: true },
-  { label: 'Resources', to: '/routing/resources', ready: true },
+// The console's parts in navigation order.
+const NAVIGATION: { label: string; to: string }[] = [
+  { label: 'Routing dashboard', to: '/routing' },
+  { label: 'Resources', to: '/routing/resources' },
   ...ROUTING_NAVIGATION,
-  { label: 'Plugin Hub', to: '/routing/plugins', ready: true },
-  { label: 'Sessions', to: '/sessions', ready: true },
-  { label: 'Memory', to: '/memory', ready: true },
+  { label: 'Plugin Hub', to: '/routing/plugins' },
+  { label: 'Sessions', to: '/sessions' },
+  { label: 'Memory', to: '/memory' },
 ];
 
 export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: () => void }) {
@@ -68,7 +68,7 @@ export function Shell({ children, onLogout }: { children: ReactNode; onLogout?: 
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        {NAVIGATION.filter((item) => item.ready).map((item) => (
+        {NAVIGATION.map((item) => (
           <NavLink
             key={item.to}
             component={RouterLink}
