@@ -17,12 +17,21 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, errorMessage, unwrap } from '../api/client';
+import { preloadable } from '../share/preloadable';
 import type { Session } from './conversation';
 import { useProjects, useSessionList } from './queries';
 import { SessionView } from './SessionView';
-import { TerminalPage } from './TerminalPage';
-import { FilesPage } from './FilesPage';
 import { useSessionEvents } from './useSessionEvents';
+
+// The terminal (xterm.js) and the file browser load when opened, not with every session page.
+const TerminalPage = preloadable(
+  async () => ({ default: (await import('./TerminalPage')).TerminalPage }),
+  /^\/sessions\/terminal/,
+);
+const FilesPage = preloadable(
+  async () => ({ default: (await import('./FilesPage')).FilesPage }),
+  /^\/sessions\/files/,
+);
 
 /** /sessions (projects and their sessions) and /sessions/:id (one session), lazy-loaded by App. */
 export default function SessionsRoutes() {
