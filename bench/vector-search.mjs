@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineLine, numberOption, percentile, rssMb } from './lib/figures.mjs';
 import { keelDist } from './lib/keel-server.mjs';
+import { mulberry32 } from './lib/words.mjs';
 
 const DIM = 256;
 const K = 10;
@@ -34,15 +35,6 @@ const engineArg = argv.indexOf('--engines');
 const engines = (engineArg >= 0 ? argv[engineArg + 1] : 'old,sqlite-vec,usearch').split(',');
 const child = argv.indexOf('--child');
 
-/** mulberry32: the same vectors in every child process. */
-function random(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand) {
   return Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
@@ -57,9 +49,9 @@ function normalise(out, at) {
 
 /** `count` unit vectors from `seed`: around shared centres (or uniform). */
 function dataset(count, seed) {
-  const rand = random(seed);
+  const rand = mulberry32(seed);
   const centres = new Float32Array(1000 * DIM);
-  const centreRand = random(42);
+  const centreRand = mulberry32(42);
   for (let i = 0; i < centres.length; i++) centres[i] = gaussian(centreRand);
   for (let c = 0; c < 1000; c++) normalise(centres, c * DIM);
   const out = new Float32Array(count * DIM);

@@ -19,16 +19,23 @@ export const vocabulary = Array.from({ length: 5000 }, (_, i) => {
 const CUMULATIVE = [];
 vocabulary.reduce((sum, _, r) => (CUMULATIVE[r] = sum + 1 / (r + 1)), 0);
 
-/** `rand()` in [0, 1) and `word()`, both from one mulberry32 generator seeded with `seed`. */
-export function wordSource(seed = 42) {
-  // mulberry32: a deterministic 32-bit generator (plain float LCG arithmetic would lose precision and cycle).
+/**
+ * mulberry32: a deterministic 32-bit generator of numbers in [0, 1) (plain float LCG arithmetic would
+ * lose precision and cycle).
+ */
+export function mulberry32(seed) {
   let state = seed;
-  const rand = () => {
+  return () => {
     state = (state + 0x6d2b79f5) | 0;
     let t = Math.imul(state ^ (state >>> 15), 1 | state);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** `rand()` in [0, 1) and `word()`, both from one mulberry32 generator seeded with `seed`. */
+export function wordSource(seed = 42) {
+  const rand = mulberry32(seed);
   const word = () => {
     const x = rand() * CUMULATIVE[CUMULATIVE.length - 1];
     let lo = 0;
