@@ -39,7 +39,7 @@ const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 
 type ListAnswer = { memories: DocumentSummary[]; pagination: { totalItems: number; totalPages: number } };
 
 // Dark shades so the white label stays above WCAG AA contrast (4.5:1) in both themes.
-export const STATUS_COLORS: Record<string, string> = {
+const STATUS_COLORS: Record<string, string> = {
   queued: 'gray.7',
   extracting: 'blue.9',
   chunking: 'blue.9',

@@ -6,7 +6,6 @@ import type { components } from '../api/schema';
 import { serverEvents, type ServerEvent } from '../share/useEventStream';
 
 export type DocumentSummary = components['schemas']['DocumentSummary'];
-export type DocumentDetail = components['schemas']['DocumentDetail'];
 export type MemoryEntry = components['schemas']['MemoryEntryView'];
 export type MemoryVersion = components['schemas']['MemoryView'];
 

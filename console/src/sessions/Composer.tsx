@@ -12,7 +12,7 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
 }
 
 /** `file://` URL of `path` (relative to the instance directory), each segment percent-encoded. */
-export function fileUrl(directory: string, path: string): string {
+function fileUrl(directory: string, path: string): string {
   const absolute = `${directory.replace(/\/+$/, '')}/${path}`;
   return `file://${absolute.split('/').map(encodeURIComponent).join('/')}`;
 }
@@ -21,7 +21,7 @@ export function fileUrl(directory: string, path: string): string {
  * File parts for the mentioned files still present in the text, as the opencode TUI sends them: a
  * `file://` URL, the path as filename, and the `@path` span of the text as the source.
  */
-export function mentionParts(text: string, directory: string, mentioned: string[]) {
+function mentionParts(text: string, directory: string, mentioned: string[]) {
   return [...new Set(mentioned)].flatMap((path) => {
     const value = `@${path}`;
     const start = text.indexOf(value);
