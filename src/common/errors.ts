@@ -64,6 +64,20 @@ export class PayloadTooLargeError extends DomainError {
   readonly errorName = 'PayloadTooLargeError';
 }
 
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly status = 415;
+  readonly errorName = 'UnsupportedMediaTypeError';
+}
+
+/** Seconds after which a request answered 503 may be sent again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** A condition that passes (the database connection lost, a server restarting): the request can be sent again. */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+  readonly errorName = 'ServiceUnavailableError';
+}
+
 /** Build a single validation issue, for hand-written checks. */
 export function issue(path: (string | number)[], message: string, code = 'custom'): ValidationIssue {
   return { code, path, message };

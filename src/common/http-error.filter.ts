@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DomainError, ValidationError, ValidationIssue } from './errors';
+import { isConnectionLoss } from '../database/connection-loss';
+import { DomainError, RETRY_AFTER_SECONDS, ServiceUnavailableError, ValidationError, ValidationIssue } from './errors';
 import { Surface, surfaceOf } from './surface';
 
 /** Any thrown value, reduced to what a surface needs to render it. */
@@ -23,7 +24,7 @@ export interface ErrorRenderer {
 export const sessionErrorRenderer: ErrorRenderer = {
   render(error) {
     if (error.issues) return { data: error.input ?? null, error: error.issues, success: false };
-    if (error.status >= 500) {
+    if (error.status === 500) {
       return { name: 'UnknownError', data: { message: 'Unexpected server error', ref: error.requestId } };
     }
     return { name: error.name, data: { ...error.data, message: error.message } };
@@ -33,7 +34,7 @@ export const sessionErrorRenderer: ErrorRenderer = {
 /** Memory surface (supermemory): `{error, details?}`. */
 export const memoryErrorRenderer: ErrorRenderer = {
   render(error) {
-    if (error.status >= 500) return { error: 'Internal server error', details: `ref ${error.requestId}` };
+    if (error.status === 500) return { error: 'Internal server error', details: `ref ${error.requestId}` };
     const details = error.issues?.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
     return details ? { error: error.issues ? 'Invalid request parameters' : error.message, details } : { error: error.message };
   },
@@ -42,7 +43,7 @@ export const memoryErrorRenderer: ErrorRenderer = {
 /** Routing manager (middleware-manager v3): `{code, message}`. */
 export const routingErrorRenderer: ErrorRenderer = {
   render(error) {
-    const message = error.status >= 500 ? `Internal server error (ref ${error.requestId})` : error.message;
+    const message = error.status === 500 ? `Internal server error (ref ${error.requestId})` : error.message;
     return { code: error.status, message };
   },
 };
@@ -125,6 +126,7 @@ function messageOf(response: object, fallback: string): string {
 
 function normalize(exception: unknown, req: Request): NormalizedError {
   const requestId = req.id;
+  if (isConnectionLoss(exception)) exception = new ServiceUnavailableError('The database connection was lost or is busy: send the request again');
   if (exception instanceof ValidationError) {
     return { status: 400, name: 'BadRequestError', message: exception.message, issues: exception.issues, input: exception.input, requestId };
   }
@@ -167,6 +169,16 @@ function normalize(exception: unknown, req: Request): NormalizedError {
   return { status: 500, name: 'UnknownError', message: 'Unexpected server error', requestId };
 }
 
+/** Answers `error` in the dialect of the surface the request addressed (for Express middleware, outside Nest's filters). */
+export function sendError(req: Request, res: Response, exception: unknown): void {
+  reply(req, res, normalize(exception, req));
+}
+
+function reply(req: Request, res: Response, error: NormalizedError): void {
+  if (error.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.status(error.status).json(renderers[surfaceOf(req)].render(bounded(error)));
+}
+
 /** Renders every error in the dialect of the surface the request addressed. Never leaks a stack. */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -177,13 +189,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     const error = normalize(exception, req);
-    if (error.status >= 500) {
+    if (error.status === 503) this.logger.warn({ msg: 'database unavailable', requestId: req.id, path: req.path, err: String((exception as Error)?.message ?? exception) });
+    else if (error.status >= 500) {
       this.logger.error({ msg: 'unhandled error', requestId: req.id, path: req.path, err: (exception as Error)?.stack ?? String(exception) });
     }
     if (res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
     }
-    res.status(error.status).json(renderers[surfaceOf(req)].render(bounded(error)));
+    reply(req, res, error);
   }
 }

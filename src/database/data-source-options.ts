@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
+import { RetryingClient } from './retrying-client';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -50,9 +51,9 @@ export function buildDataSourceOptions(
       type: 'postgres',
       url: target.databaseUrl,
       ...common,
-      ...(schema
-        ? { schema, extra: { options: `-c search_path=${schema}`, max: 10 } }
-        : { extra: { max: 10 } }),
+      // pg-pool's `Client`: statements lost with their connection are sent again where that is safe (RetryingClient).
+      extra: { max: 10, Client: RetryingClient, ...(schema ? { options: `-c search_path=${schema}` } : {}) },
+      ...(schema ? { schema } : {}),
     };
   }
   mkdirSync(target.dataDir, { recursive: true });
