@@ -1,5 +1,6 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { BodyTypeGuard } from './common/body-type.guard';
 import { HttpErrorFilter } from './common/http-error.filter';
 import { HttpShutdown } from './common/http-shutdown';
 import { TextInputGuard } from './common/text-input.guard';
@@ -43,6 +44,7 @@ export class AppModule implements NestModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_GUARD, useClass: BodyTypeGuard },
         { provide: APP_GUARD, useClass: ReferenceValidator },
         { provide: APP_GUARD, useClass: TextInputGuard },
         HttpShutdown,

@@ -8,11 +8,13 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { Authenticator } from './common/auth.middleware';
 import { consoleDirectory, consoleHandler } from './common/console-static';
-import { JsonReplyAdapter } from './common/json-reply.adapter';
 import { corsOptions } from './common/cors';
+import { KeelHttpAdapter } from './common/keel-http.adapter';
 import { refuseDeepJson } from './common/json-body';
 import { JsonLogger } from './common/logger';
 import { requestLogging } from './common/request-log';
+import { OriginPolicy } from './common/request-origin';
+import { securityHeaders } from './common/security-headers';
 import { KeelSettings } from './common/settings';
 import { Metrics } from './observability/metrics.service';
 import { requestMetrics } from './observability/request-metrics';
@@ -31,7 +33,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   // adapter's constructor creates it: so it is set on an instance made here.
   const server = express();
   server.set('case sensitive routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new JsonReplyAdapter(server), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new KeelHttpAdapter(server, settings), {
     logger,
     bodyParser: false,
     // Graceful: streams are ended by shutdown hooks, then in-flight requests finish.
@@ -41,13 +43,18 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.disable('x-powered-by');
   app.use(requestLogging());
   app.use(requestMetrics(app.get(Metrics)));
-  app.enableCors(corsOptions(settings.corsOrigins));
+  app.use(securityHeaders());
+  // Before everything that answers: a rebound Host or another site's state change reaches nothing.
+  const origins = app.get(OriginPolicy);
+  app.use(origins.middleware());
+  app.enableCors(corsOptions(origins));
   app.use(consoleHandler(consoleDirectory()));
   app.use(new Authenticator(settings).middleware());
   // Nest's typing leaves out `verify` (it uses it for `rawBody`, which Keel does not enable); the
   // options still go to express.json as given.
+  // JSON only (multipart where an API takes files, read by its own interceptor): a form or text/plain
+  // body, which another site's page can send without asking, is never read (see BodyTypeGuard).
   app.useBodyParser('json', { limit: '50mb', verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>);
-  app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
   // Registered before init() (routes added after it would sit behind Nest's not-found handler); the
   // document itself is built on the first /doc or /docs request, which keeps it out of start-up.
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app) as never, { jsonDocumentUrl: 'doc', customSiteTitle: 'Keel API' });
@@ -55,11 +62,10 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   return { app, logger };
 }
 
-/** Listen, with the timeouts long prompts and event streams need. Returns the bound URL. */
+/** Listen; returns the bound URL. Request timeouts are the adapter's (KeelHttpAdapter). */
 export async function listen(keel: KeelApp, host: string, port: number): Promise<string> {
   await keel.app.listen(port, host);
   const server: Server = keel.app.getHttpServer();
-  server.requestTimeout = 0; // a prompt's body arrives when its turn ends
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;

@@ -1,19 +1,10 @@
 import type { CorsOptions } from '@nestjs/common/internal';
+import type { OriginPolicy } from './request-origin';
 
-const LOCAL_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/;
-
-/** The reference's CORS rule: local origins, the Tauri app, and the configured list. */
-export function corsOptions(extraOrigins: string[]): CorsOptions {
+/** The reference's CORS answers, for the origins the policy trusts (loopback, Tauri, `KEEL_CORS`). */
+export function corsOptions(policy: OriginPolicy): CorsOptions {
   return {
-    origin: (origin, callback) => {
-      if (!origin) return callback(null, false);
-      const allowed =
-        LOCAL_ORIGIN.test(origin) ||
-        origin === 'tauri://localhost' ||
-        origin === 'http://tauri.localhost' ||
-        extraOrigins.includes(origin);
-      callback(null, allowed ? origin : false);
-    },
+    origin: (origin, callback) => callback(null, origin && policy.trusts(origin) ? origin : false),
     methods: ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'],
     maxAge: 86400,
   };

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AllowedDirectories } from './allowed-directories';
+import { OriginPolicy } from './request-origin';
 import { KEEL_SETTINGS, KeelSettings } from './settings';
 
 @Global()
@@ -11,8 +12,9 @@ export class SettingsModule {
       providers: [
         { provide: KEEL_SETTINGS, useValue: settings },
         { provide: AllowedDirectories, useValue: new AllowedDirectories(settings.allowedDirectories) },
+        { provide: OriginPolicy, useValue: new OriginPolicy(settings) },
       ],
-      exports: [KEEL_SETTINGS, AllowedDirectories],
+      exports: [KEEL_SETTINGS, AllowedDirectories, OriginPolicy],
     };
   }
 }

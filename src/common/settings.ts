@@ -18,6 +18,11 @@ export interface KeelSettings {
   apiKeys: string[];
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   corsOrigins: string[];
+  /**
+   * Host names served besides loopback ones (`KEEL_ALLOWED_HOSTS`): on a loopback bind every other
+   * `Host` is refused (DNS rebinding); on other binds the list, when given, is enforced too.
+   */
+  allowedHosts: string[];
   /** Trusted reverse proxies (Express `trust proxy` value); none by default. */
   trustProxy?: string;
   /**
@@ -38,6 +43,9 @@ export interface KeelSettings {
   sseMaxBufferedBytes: number;
   /** How long in-flight requests may run on at shutdown before their connections are closed. */
   shutdownGraceMs: number;
+  /** Time a client has to send a request's headers, and the whole request (body included). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export const KEEL_SETTINGS = Symbol('KEEL_SETTINGS');
@@ -56,6 +64,13 @@ function list(value: string | undefined): string[] {
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
+}
+
+function milliseconds(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${name} must be a positive integer (milliseconds), got "${value}"`);
+  return parsed;
 }
 
 export function isLoopback(host: string): boolean {
@@ -113,6 +128,7 @@ export function loadSettings(
     apiKeys,
     logLevel,
     corsOrigins: [...list(env.KEEL_CORS), ...list(flag(argv, 'cors'))],
+    allowedHosts: list(env.KEEL_ALLOWED_HOSTS),
     trustProxy: env.KEEL_TRUST_PROXY || undefined,
     publicUrl: publicUrl(env.KEEL_PUBLIC_URL),
     allowedDirectories: allowedRoots(allowed.length > 0 ? allowed : [homedir(), process.cwd()]),
@@ -120,5 +136,7 @@ export function loadSettings(
     heartbeatMs: Number(env.KEEL_HEARTBEAT_MS ?? 10_000),
     sseMaxBufferedBytes: Number(env.KEEL_SSE_MAX_BUFFER ?? 8 * 1024 * 1024),
     shutdownGraceMs: Number(env.KEEL_SHUTDOWN_GRACE_MS ?? 10_000),
+    headersTimeoutMs: milliseconds(env.KEEL_HEADERS_TIMEOUT_MS, 30_000, 'KEEL_HEADERS_TIMEOUT_MS'),
+    requestTimeoutMs: milliseconds(env.KEEL_REQUEST_TIMEOUT_MS, 120_000, 'KEEL_REQUEST_TIMEOUT_MS'),
   };
 }

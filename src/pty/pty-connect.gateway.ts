@@ -9,6 +9,7 @@ import { Authenticator } from '../common/auth.middleware';
 import { DomainError, ValidationError } from '../common/errors';
 import { sessionErrorRenderer } from '../common/http-error.filter';
 import { logUpgrade } from '../common/request-log';
+import { OriginPolicy } from '../common/request-origin';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import type { Instance } from '../projects/instance.service';
@@ -59,6 +60,7 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     private readonly adapterHost: HttpAdapterHost,
     private readonly directories: DirectoryMiddleware,
     private readonly ptys: PtyService,
+    private readonly origins: OriginPolicy,
     @Inject(KEEL_SETTINGS) settings: KeelSettings,
   ) {
     this.authenticator = new Authenticator(settings);
@@ -83,6 +85,14 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
   private async upgrade(req: Request, socket: Duplex, head: Buffer, id: string): Promise<void> {
     socket.on('error', () => socket.destroy());
     const log = logUpgrade(req);
+    // Before the credential: a page on another site (or a rebound name) never opens a terminal, even
+    // with a password it has learnt; browsers always send Origin on a WebSocket handshake.
+    const foreign = this.origins.hostRefusal(req) ?? this.origins.crossSiteRefusal(req, true);
+    if (foreign !== undefined) {
+      this.refuse(socket, 403, { name: 'ForbiddenError', data: { message: foreign } });
+      log.refused(403);
+      return;
+    }
     const token = typeof req.query.auth_token === 'string' ? req.query.auth_token : undefined;
     if (!this.authenticator.allowsServer(req.headers.authorization, token)) {
       this.refuse(socket, 401, undefined, { 'WWW-Authenticate': 'Basic realm="Secure Area"' });

@@ -3,6 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags 
 import type { Request, Response } from 'express';
 import { consoleDirectory } from '../common/console-static';
 import { NotFoundError } from '../common/errors';
+import { PAGE_CSP } from '../common/security-headers';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import type { EventPayload } from '../events/event-bus.service';
@@ -108,14 +109,8 @@ export class ShareController implements BeforeApplicationShutdown {
   }
 }
 
-/** A public page: never cached by shared caches, never framed, leaks no share url through Referer. */
+/** A public page: never cached by shared caches, and the console's policy (see securityHeaders, which also sets the others). */
 function publicHeaders(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader(
-    'Content-Security-Policy',
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  );
+  res.setHeader('Content-Security-Policy', PAGE_CSP);
 }

@@ -1,7 +1,7 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-// The same Traefik v3 file-provider schema the server validates with; this module is only
-// imported by the lazily loaded editor, so the schema never weighs on the first page.
-import schema from '../../../src/middleware-manager/traefik-v3-file-provider.schema.json';
+import type { ErrorObject } from 'ajv';
+// The same Traefik v3 file-provider schema the server validates with, compiled at build time; this
+// module is only imported by the lazily loaded editor, so it never weighs on the first page.
+import { validators } from 'virtual:traefik-validators';
 // The server's own rules beyond the schema (types, fields Traefik needs, service placement).
 import {
   MIDDLEWARE_TYPES,
@@ -17,16 +17,6 @@ export interface Issue {
 }
 
 export { MIDDLEWARE_TYPES, SERVICE_TYPES };
-
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-ajv.addSchema({ ...(schema as object), $id: 'traefik' });
-const compiled = new Map<string, ValidateFunction | undefined>();
-
-function validator(definition: string): ValidateFunction | undefined {
-  if (!compiled.has(definition))
-    compiled.set(definition, ajv.getSchema(`traefik#/definitions/${definition}`));
-  return compiled.get(definition);
-}
 
 function toIssue(error: ErrorObject): Issue {
   const path = ['config', ...error.instancePath.split('/').filter(Boolean)];
@@ -51,7 +41,7 @@ export function configIssues(kind: Kind, type: string, config: unknown): Issue[]
   }));
   if (required.length) return required;
   const definition = schemaDefinition(kind, type, body);
-  const validate = validator(definition);
+  const validate = Object.hasOwn(validators, definition) ? validators[definition] : undefined;
   if (!validate || validate(body)) return [];
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
   return (errors.length ? errors : (validate.errors ?? [])).slice(0, 20).map(toIssue);

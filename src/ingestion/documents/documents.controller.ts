@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Consumes } from '../../common/body-type.guard';
 import { DocumentsService } from './documents.service';
 import { FileUploadService, UploadedBinary } from './file-upload.service';
 import { LIMITS } from '../validation';
@@ -47,7 +48,7 @@ export class DocumentsController {
   @Post('file')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: LIMITS.fileBytes, fieldSize: 2 * 1024 * 1024 } }))
-  @ApiConsumes('multipart/form-data')
+  @Consumes('multipart/form-data')
   @ApiOperation({ operationId: 'documents.uploadFile', summary: 'Upload a file (text, markdown, HTML, JSON, PDF, DOCX)' })
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, containerTag: { type: 'string' }, customId: { type: 'string' }, metadata: { type: 'string' }, fileType: { type: 'string' }, mimeType: { type: 'string' } } } })
   @ApiResponse({ status: 200, type: IngestResponse })

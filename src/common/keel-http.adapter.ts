@@ -1,0 +1,51 @@
+import { createServer } from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express, Response } from 'express';
+
+/** Bounds on how slowly a client may send a request (event streams and WebSockets are unaffected once open). */
+export interface RequestTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/**
+ * Keel's Express adapter: its HTTP server and its replies.
+ *
+ * The server bounds header and body time, so a connection that trickles its request (slow loris) is
+ * answered 408 and closed instead of held forever. Node applies both bounds only while a request is
+ * being received, never to the answer, so a prompt that answers when its turn ends is unaffected. They
+ * must be given when the server is created, with the interval Node checks them at.
+ *
+ * Express sends a bare `true`, number or string as text and `null` as an empty body; the reference
+ * answers JSON (`true`, `null`). Objects already go out as JSON and `undefined` stays an empty body
+ * (204s). Done where Nest writes the reply rather than in an interceptor, which would put an
+ * Observable pipeline on every request.
+ */
+export class KeelHttpAdapter extends ExpressAdapter {
+  constructor(
+    instance: Express,
+    private readonly timeouts: RequestTimeouts,
+  ) {
+    super(instance);
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options.httpsOptions || options.forceCloseConnections || options.return503OnClosing) return super.initHttpServer(options);
+    const { headersTimeoutMs, requestTimeoutMs } = this.timeouts;
+    this.httpServer = createServer(
+      {
+        headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
+        requestTimeout: requestTimeoutMs,
+        connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4))),
+      },
+      this.getInstance<Express>(),
+    );
+  }
+
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (body === undefined || (typeof body === 'object' && body !== null)) return super.reply(response, body, statusCode);
+    if (statusCode !== undefined) response.status(statusCode);
+    return response.type('application/json').send(JSON.stringify(body));
+  }
+}
