@@ -1,5 +1,6 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expectReferenceSchema } from './support/reference-schema';
@@ -202,5 +203,40 @@ describe('allowed directories: symbolic links are judged by where they lead', ()
     const { data: messages } = await client(project).session.messages({ sessionID: session!.id });
     expect(messages).toEqual([]);
     expect(scripted.prompts.length).toBe(prompted);
+  });
+
+  it('reads the file it checked: a file flipped between itself and a link out while /file/content reads it never yields the outside file', async () => {
+    const flipping = join(project, 'flip.txt');
+    writeFileSync(flipping, 'inside flip\n');
+    // Another process swaps the name between a regular file and a link to the secret as fast as it can
+    // (rename is atomic, so the name always exists as one or the other).
+    const flipper = spawn(process.execPath, [
+      '-e',
+      `const fs = require('fs'); const [file, target] = process.argv.slice(1);
+       fs.writeFileSync(file + '.file', 'inside flip\\n'); try { fs.unlinkSync(file + '.link'); } catch {}
+       fs.symlinkSync(target, file + '.link');
+       for (;;) { fs.copyFileSync(file + '.file', file + '.tmp'); fs.renameSync(file + '.tmp', file);
+         fs.symlinkSync(target, file + '.l2'); fs.renameSync(file + '.l2', file); }`,
+      flipping,
+      join(outside, 'secret.txt'),
+    ], { stdio: 'ignore' });
+    try {
+      const answers = { inside: 0, refused: 0, leaked: 0, other: 0 };
+      for (let i = 0; i < 400; i++) {
+        const response = await fetch(`${keel.url}/file/content?${q(project)}&path=flip.txt`);
+        const text = await response.text();
+        if (text.includes(SECRET)) answers.leaked++;
+        else if (response.status === 200 && text.includes('inside flip')) answers.inside++;
+        else if (response.status === 400) answers.refused++;
+        else answers.other++;
+      }
+      expect(answers.leaked).toBe(0);
+      expect(answers.other).toBe(0);
+      // The race was really run: both sides were met.
+      expect(answers.inside).toBeGreaterThan(0);
+      expect(answers.refused).toBeGreaterThan(0);
+    } finally {
+      flipper.kill('SIGKILL');
+    }
   });
 });

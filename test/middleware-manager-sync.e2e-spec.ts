@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
 import { SseClient } from './support/sse';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startKeel, TestKeel } from './support/keel';
 import { expectRoutingError, FakeRoutingUpstream, routingApi } from './support/fake-routing-upstreams';
 
@@ -108,11 +110,22 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
     );
     const closed = await new FakeRoutingUpstream().start();
     await closed.stop();
-    expectRoutingError(
-      await api('POST', '/api/datasource/traefik/test', { type: 'traefik', url: closed.url }),
-      400,
-      /^Connection test failed: .*ECONNREFUSED/,
-    );
+    // A closed port and a port that never answers read the same: the test button is no port scanner.
+    const refused = await api('POST', '/api/datasource/traefik/test', { type: 'traefik', url: closed.url });
+    expectRoutingError(refused, 400, /^Connection test failed: could not connect/);
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const hanging = await api('POST', '/api/datasource/traefik/test', { type: 'traefik', url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+      expect(hanging).toEqual(refused);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+    for (const url of [`${pangolin.url}/internal-admin?`, `${pangolin.url}/x?a=1`, `${pangolin.url}/#x`, 'http://user:pw@127.0.0.1:1']) {
+      expectRoutingError(await api('PUT', '/api/datasource/x', { type: 'pangolin', url }), 400, /^url: /);
+      expectRoutingError(await api('POST', '/api/datasource/x/test', { type: 'pangolin', url }), 400, /^url: /);
+    }
     expectRoutingError(
       await api('PUT', '/api/datasource/x', { type: 'consul', url: 'http://127.0.0.1:1' }),
       400,
@@ -129,6 +142,12 @@ describe('routing manager: data sources and sync against fake Pangolin and Traef
       'data source not found: nowhere',
     );
     expectRoutingError(await api('PUT', '/api/datasource/active', {}), 400, 'name');
+  });
+
+  it('builds the upstream URL from the base URL\'s parts: its path is kept, the reader\'s path appended', async () => {
+    const before = pangolin.requests.length;
+    expect((await api('POST', '/api/datasource/pangolin/test', { type: 'pangolin', url: `${pangolin.url}/api/v1/`, basic_auth: pangolin.credentials })).status).toBe(200);
+    expect(pangolin.requests.slice(before).map((r) => r.path)).toEqual(['/api/v1/traefik-config']);
   });
 
   it('takes the credentials the UI sends as basicAuth, stores them once and uses them upstream', async () => {

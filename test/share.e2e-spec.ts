@@ -153,6 +153,15 @@ describe('share: self-hosted share links and the public share page', () => {
       expect(html).toContain('Inside the subtask');
     });
 
+    it('keeps a title holding replacement patterns ($&, $`, $\') as text: the page template stays whole', async () => {
+      const odd = await create(keel, { title: "a$&b$`c$'d$$e" });
+      const oddID = shareID(await share(keel, odd.id));
+      const html = await (await fetch(`${keel.url}/share/${oddID}`)).text();
+      expect(html).toContain("<title>a$&amp;b$`c$&#39;d$$e · Keel</title>");
+      expect(html.match(/<title>/g)).toHaveLength(1);
+      expect(html.match(/<!doctype html>/gi)).toHaveLength(1);
+    });
+
     it('serves its data (session, messages, subtasks) without credentials', async () => {
       const response = await fetch(`${keel.url}/share/${id}/data`);
       expect(response.status).toBe(200);

@@ -66,7 +66,6 @@ function gzippedAssets(root: string): RequestHandler {
 export function consoleHandler(directory: string | undefined): RequestHandler {
   if (!directory) return (_req, _res, next) => next();
   const root = resolve(directory);
-  const index = join(root, 'index.html');
   const gzipped = gzippedAssets(root);
   const assets = express.static(root, {
     index: false,
@@ -91,7 +90,9 @@ export function consoleHandler(directory: string | undefined): RequestHandler {
         // A missing asset is a 404, not the page: a stale hashed name must not be answered with HTML.
         if (req.path.startsWith('/ui/assets/')) return res.status(404).type('text/plain').send('Not found');
         res.setHeader('Cache-Control', 'no-cache');
-        res.sendFile(index);
+        // Relative to `root`: given whole, a path with a dot-directory in it (`~/.local/…`, npm's
+        // `~/.npm/_npx/…`) is refused by `send`, which then answers 404 for every console page.
+        res.sendFile('index.html', { root });
       });
     gzipped(req, res, serve);
   };

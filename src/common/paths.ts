@@ -1,4 +1,6 @@
-import { realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 /** True when `path` is `root` or below it (both absolute and normalised). */
@@ -26,4 +28,34 @@ export async function realpathOfDeepestExisting(path: string): Promise<string> {
 /** True when the real location of `absolute` is inside `realRoot` (a directory's realpath). */
 export async function staysInside(realRoot: string, absolute: string): Promise<boolean> {
   return isInside(realRoot, await realpathOfDeepestExisting(absolute));
+}
+
+/** Read-only, and never blocking on a FIFO or device a project could hold in place of a file. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/**
+ * Where an open file is: the kernel's own record on Linux (`/proc/self/fd`); elsewhere its real path,
+ * trusted only when the entry there (not followed) is the opened file itself.
+ */
+async function locationOf(handle: FileHandle, path: string): Promise<string | undefined> {
+  const recorded = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (recorded !== undefined) return recorded;
+  const real = await realpath(path);
+  const [opened, there] = await Promise.all([handle.stat(), lstat(real)]);
+  return opened.dev === there.dev && opened.ino === there.ino ? real : undefined;
+}
+
+/**
+ * Opens `path` for reading when the file it opens is inside `realRoot`: undefined when nothing is
+ * there, `'outside'` when what was opened lies outside. The check is made on the open file itself, so a
+ * link swapped between a check and the read can never hand over another file: whatever `open`
+ * followed is what is judged and what is read.
+ */
+export async function openInside(realRoot: string, path: string): Promise<FileHandle | 'outside' | undefined> {
+  const handle = await open(path, READ_FLAGS).catch(() => undefined);
+  if (!handle) return undefined;
+  const location = await locationOf(handle, path).catch(() => undefined);
+  if (location !== undefined && isInside(realRoot, location)) return handle;
+  await handle.close();
+  return 'outside';
 }

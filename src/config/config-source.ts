@@ -35,7 +35,8 @@ export async function substitute(text: string, source: string, baseDir: string):
     const path = isAbsolute(target) ? target : resolve(baseDir, target);
     const content = await readOptional(path);
     if (content === undefined) throw new ConfigJsonError(source, `{file:${match[1]}} refers to ${path}, which does not exist`);
-    result = result.replace(match[0], JSON.stringify(content.trim()).slice(1, -1));
+    const inserted = JSON.stringify(content.trim()).slice(1, -1);
+    result = result.replace(match[0], () => inserted); // a function: `$&` in the file stays text
   }
   return result;
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { AllowedDirectories } from '../common/allowed-directories';
 import { PayloadTooLargeError, ValidationError, issue } from '../common/errors';
+import { openInside } from '../common/paths';
 import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
 import { formatPatch, parseGitDiff } from './file-patch';
@@ -134,17 +136,24 @@ export class FileBrowserService {
   async read(instance: Instance, path: string): Promise<FileContent> {
     const root = await this.realRoot(instance);
     const file = await resolveProjectPath(instance.directory, root, path);
-    const real = join(root, file.relative);
-    const info = await stat(real).catch(() => undefined);
-    if (!info) return { type: 'text', content: '' };
-    if (info.isDirectory()) throw new ValidationError([issue(['path'], 'path is a directory')], { path });
-    if (info.size > MAX_READ_BYTES) {
-      throw new PayloadTooLargeError(
-        `${path} is ${info.size} bytes; file.read returns files up to ${MAX_READ_BYTES} bytes`,
-        { path },
-      );
+    const refuse = (message: string) => new ValidationError([issue(['path'], message)], { path });
+    // The file checked is the file read: judged on the open handle (a link swapped after
+    // resolveProjectPath's check cannot hand over a file outside).
+    const handle = await openInside(root, join(root, file.relative));
+    if (handle === undefined) return { type: 'text', content: '' };
+    if (handle === 'outside') throw refuse('path leads outside the project directory through a symbolic link');
+    let bytes: Buffer;
+    try {
+      const info = await handle.stat();
+      if (info.isDirectory()) throw refuse('path is a directory');
+      if (!info.isFile()) throw refuse('path is not a regular file');
+      if (info.size > MAX_READ_BYTES) {
+        throw new PayloadTooLargeError(`${path} is ${info.size} bytes; file.read returns files up to ${MAX_READ_BYTES} bytes`, { path });
+      }
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
     }
-    const bytes = await readAll(real);
     const extension = extname(file.absolute).toLowerCase();
     if (IMAGE_EXTENSIONS.has(extension) || looksBinary(bytes.subarray(0, 8192))) {
       return {
@@ -241,8 +250,9 @@ export class FileBrowserService {
   }
 }
 
+/** A file's bytes; a symbolic link in its place is not followed (ELOOP), a FIFO does not block. */
 async function readAll(path: string): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     return await handle.readFile();
   } finally {

@@ -19,17 +19,36 @@ export interface DiscoveredRouter {
 
 type Json = Record<string, unknown>;
 
-/** The path each source is probed and read at (also the connection test). */
-export function routersUrl(source: DataSourceConfig): string {
-  return source.type === 'pangolin' ? `${source.url}/traefik-config` : `${source.url}/api/http/routers`;
+/**
+ * The URL of `path` under a source's base URL, built from its parts: the base's path is kept (Pangolin
+ * may live under `/api/v1`), and a query or fragment in it can never swallow the path.
+ */
+export function sourceUrl(source: Pick<DataSourceConfig, 'url'>, path: string): URL {
+  const base = new URL(source.url);
+  const url = new URL(base.origin);
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
+  return url;
 }
 
-/** `fetch failed` says nothing: name the network cause (ECONNREFUSED, ENOTFOUND, timeout). */
+/** Where each source is probed and read (also the connection test). */
+export function routersUrl(source: DataSourceConfig): URL {
+  return sourceUrl(source, source.type === 'pangolin' ? '/traefik-config' : '/api/http/routers');
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * `fetch failed` says nothing, and the exact network cause says too much: a refused connection
+ * (closed port) told apart from a timeout (filtered port) makes the test button a port scanner. So:
+ * what an operator acts on (no such host name, no connection, a TLS problem), nothing finer.
+ */
 export function describeFetchError(error: unknown): string {
-  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === 'TimeoutError') return 'timed out';
-  const cause = err?.cause?.code ?? err?.cause?.message;
-  return cause ? `${err.message} (${cause})` : String(err?.message ?? error);
+  const err = error as { name?: string; message?: string; cause?: { code?: string } };
+  const code = err?.cause?.code ?? '';
+  if (err?.name === 'TimeoutError' || UNREACHABLE.has(code)) return 'could not connect (refused, unreachable or no answer in time)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
+  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code)) return `TLS handshake failed (${code})`;
+  return String(err?.message ?? error);
 }
 
 export async function fetchJson(source: DataSourceConfig, timeoutMs: number): Promise<unknown> {

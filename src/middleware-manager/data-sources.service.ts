@@ -61,7 +61,8 @@ export class DataSourcesService {
     if (type && !SOURCE_TYPES.includes(type))
       request.reject(['type'], `unsupported data source type: ${type} (pangolin or traefik)`);
     const url = request.requiredString('url').trim().replace(/\/+$/, '');
-    if (url && !/^https?:\/\/[^\s/]+/.test(url)) request.reject(['url'], 'must be an http(s) URL');
+    const urlProblem = url ? baseUrlProblem(url) : undefined;
+    if (urlProblem) request.reject(['url'], urlProblem);
     let username = '';
     let password = '';
     // v3's config.json and API say `basic_auth`; the UI sends `basicAuth`. Stored as `basic_auth`.
@@ -105,4 +106,18 @@ export class DataSourcesService {
     }
     return { message: 'Connection test successful', name };
   }
+}
+
+/** Why `url` cannot be a data source's base URL: paths are appended to it, so it is scheme, host, port and path only. */
+function baseUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
+  if (url.includes('?') || url.includes('#')) return 'must be a base URL without a query or fragment (paths such as /traefik-config are appended to it)';
+  if (parsed.username || parsed.password) return 'must not hold credentials: send them as basic_auth';
+  return undefined;
 }

@@ -126,7 +126,8 @@ export function renderSharePage(view: SharedView, consoleDir: string | undefined
   const content = STYLE + renderSharedContent(view);
   const built = consoleFrame(consoleDir);
   if (built && built.includes('<!--share-content-->'))
-    return built.replace('<title>Keel share</title>', `<title>${title}</title>`).replace('<!--share-content-->', () => content);
+    // Replacement functions, not strings: a title holding `$&` or `$\`` must stay text, not pull the template in.
+    return built.replace('<title>Keel share</title>', () => `<title>${title}</title>`).replace('<!--share-content-->', () => content);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body>${content}</body></html>`;
 }
 
