@@ -4,12 +4,22 @@
 // require(esm)) is most of Keel's start-up; one file skips the resolution, stat and ESM linking work.
 // dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
 // __dirname (migrations, JSON data files) resolve the same way from the bundle.
+const { copyFileSync, mkdirSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
-const { buildSync } = require('esbuild');
+const { build } = require('esbuild');
 
 const dist = process.env.KEEL_DIST ?? join(__dirname, '..', 'dist');
 
-buildSync({
+// Swagger UI's files beside the bundle (dist/bundle/swagger-ui, which app.ts serves at /docs when it
+// is there): the installed package then needs no swagger-ui-dist, whose install script is analytics.
+const swaggerUi = join(dist, 'bundle', 'swagger-ui');
+mkdirSync(swaggerUi, { recursive: true });
+const swaggerUiDist = join(require.resolve('swagger-ui-dist/package.json'), '..');
+for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-16x16.png', 'favicon-32x32.png']) {
+  copyFileSync(join(swaggerUiDist, file), join(swaggerUi, file));
+}
+
+const server = build({
   entryPoints: [join(dist, 'main.js')],
   outfile: join(dist, 'bundle', 'main.js'),
   bundle: true,
@@ -32,7 +42,6 @@ buildSync({
     'node-pty',
     'pg-native',
     'pdf-parse',
-    'swagger-ui-dist',
     // optional peers Nest probes for and Keel does not use
     '@nestjs/microservices',
     '@nestjs/websockets',
@@ -49,4 +58,28 @@ buildSync({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+});
+
+// Each migration self-contained in place (the routing tables' migration imports its schema module), so
+// the installed package needs dist/bundle and dist/migrations and none of the other compiled modules.
+const migrations = join(dist, 'migrations');
+const migrationFiles = build({
+  entryPoints: ['sqlite', 'postgres'].flatMap((dialect) =>
+    readdirSync(join(migrations, dialect))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => join(migrations, dialect, name)),
+  ),
+  outdir: migrations,
+  outbase: migrations,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+});
+
+Promise.all([server, migrationFiles]).catch((error) => {
+  console.error(error);
+  process.exit(1);
 });

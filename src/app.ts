@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import express from 'express';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -57,7 +59,13 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.useBodyParser('json', { limit: '50mb', verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>);
   // Registered before init() (routes added after it would sit behind Nest's not-found handler); the
   // document itself is built on the first /doc or /docs request, which keeps it out of start-up.
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app) as never, { jsonDocumentUrl: 'doc', customSiteTitle: 'Keel API' });
+  // The installed package carries Swagger UI's files beside the bundle (scripts/bundle.js); a checkout serves swagger-ui-dist's.
+  const swaggerUi = join(__dirname, 'swagger-ui');
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app) as never, {
+    jsonDocumentUrl: 'doc',
+    customSiteTitle: 'Keel API',
+    ...(existsSync(swaggerUi) ? { customSwaggerUiPath: swaggerUi } : {}),
+  });
   await app.init();
   return { app, logger };
 }

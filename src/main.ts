@@ -1,29 +1,12 @@
-import { createKeelApp, listen } from './app';
-import { loadSettings } from './common/settings';
+import { reportFailure, runCli } from './cli/cli';
 
-async function main(): Promise<void> {
-  let settings;
-  try {
-    settings = loadSettings();
-  } catch (error) {
-    process.stderr.write(`keel: ${(error as Error).message}\n`);
-    process.exit(2);
-  }
-  const keel = await createKeelApp(settings);
-  keel.app.enableShutdownHooks();
-  // A request that never ends must not keep a stopping server alive.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => setTimeout(() => process.exit(1), 15_000).unref());
-  }
-  const url = await listen(keel, settings.host, settings.port);
-  if (!settings.serverPassword) {
-    keel.logger.warn('KEEL_SERVER_PASSWORD is not set; server is unsecured (loopback only).', 'Bootstrap');
-  }
-  if (settings.apiKeys.length === 0) {
-    keel.logger.warn('KEEL_API_KEYS is not set; the memory API (/v3, /v4) needs no key (loopback only).', 'Bootstrap');
-  }
-  // The exact line the official SDK's createOpencodeServer() waits for.
-  process.stdout.write(`opencode server listening on ${url}\n`);
-}
-
-void main();
+// `keel [command]`: the server by default (`npm start`, the SDK's `opencode serve --port …`), or an
+// operator's command (migrate, doctor, backup, restore, move). See `keel --help`.
+runCli(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.exitCode = reportFailure(error);
+  },
+);

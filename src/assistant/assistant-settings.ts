@@ -6,7 +6,7 @@ export interface AssistantSettings {
   maxSteps: number;
 }
 
-export function loadAssistantSettings(env: NodeJS.ProcessEnv = process.env): AssistantSettings {
+export function loadAssistantSettings(env: NodeJS.ProcessEnv): AssistantSettings {
   const int = (name: string, fallback: number) => {
     const value = Number(env[name] ?? fallback);
     if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${env[name]}"`);

@@ -10,11 +10,13 @@
  *                                                        them (a relayed signal); always succeeds
  *   isBusy(sessionID)
  */
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
 import type { AgentInfo } from '../agents/builtin-agents';
 import { AllowedDirectories } from '../common/allowed-directories';
 import { BusyError } from '../common/errors';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
 import { ConfigService } from '../config/config.service';
 import { EventBus } from '../events/event-bus.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
@@ -30,7 +32,6 @@ import { SessionStatusService } from '../sessions/session-status.service';
 import { RevertService } from '../snapshots/revert.service';
 import type { SubtaskRequest, ToolContext } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry.service';
-import { loadAssistantSettings } from './assistant-settings';
 import { filterCompacted, SessionCompaction } from './compaction.service';
 import { failOnModelResolution } from './model-failure';
 import { toModelMessages } from './model-messages';
@@ -73,7 +74,6 @@ function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): Mess
 export class PromptLoop {
   private readonly logger = new Logger('PromptLoop');
   private readonly runs = new Map<string, SessionRun>();
-  private readonly settings = loadAssistantSettings();
 
   constructor(
     private readonly sessions: SessionService,
@@ -91,6 +91,7 @@ export class PromptLoop {
     instances: InstanceService,
     private readonly bus: EventBus,
     private readonly allowed: AllowedDirectories,
+    @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
   ) {
     instances.onDispose((directory) => {
       for (const [sessionID, run] of this.runs) if (run.directory === directory) this.abortLocal(sessionID);
@@ -217,8 +218,8 @@ export class PromptLoop {
         lastAssistant?.info.role === 'assistant' &&
         lastAssistant.info.id > lastUser.info.id &&
         (lastAssistant.info.error !== undefined || (lastAssistant.info.finish !== undefined && !['tool-calls', 'unknown'].includes(lastAssistant.info.finish)));
-      if (answered || signal.aborted || step >= this.settings.maxSteps) {
-        if (run.joined && !signal.aborted && step < this.settings.maxSteps) continue;
+      if (answered || signal.aborted || step >= this.keel.assistant.maxSteps) {
+        if (run.joined && !signal.aborted && step < this.keel.assistant.maxSteps) continue;
         last = lastAssistant ?? last;
         break;
       }

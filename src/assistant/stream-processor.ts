@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
 import { streamText, tool as aiTool } from 'ai';
 import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
 import type { AgentInfo } from '../agents/builtin-agents';
@@ -14,7 +16,6 @@ import { SessionStatusService } from '../sessions/session-status.service';
 import { deniedMessage, resolvePermission } from '../tools/permission-policy';
 import type { PermitRequest, SubtaskRequest, ToolContext, ToolDefinition, ToolResult } from '../tools/tool';
 import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
-import { loadAssistantSettings } from './assistant-settings';
 import { abortedError, NamedError, toNamedError } from './named-error';
 import { retryDelay, retryReason, sleep } from './retry';
 
@@ -84,7 +85,6 @@ export function stepCost(tokens: AssistantMessage['tokens'], cost: ResolvedModel
 @Injectable()
 export class StreamProcessor {
   private readonly logger = new Logger('StreamProcessor');
-  private readonly settings = loadAssistantSettings();
 
   constructor(
     private readonly messages: MessageService,
@@ -93,6 +93,7 @@ export class StreamProcessor {
     private readonly permissions: PermissionService,
     private readonly bus: EventBus,
     private readonly snapshots: SnapshotService,
+    @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
   ) {}
 
   async process(input: StepInput): Promise<StepOutcome> {
@@ -109,7 +110,7 @@ export class StreamProcessor {
       permissions: this.permissions,
       bus: this.bus,
       snapshots: this.snapshots,
-      settings: this.settings,
+      settings: this.keel.assistant,
       logger: this.logger,
     };
   }

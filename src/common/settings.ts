@@ -2,8 +2,19 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { allowedRoots } from './allowed-directories';
+import { AssistantSettings, loadAssistantSettings } from '../assistant/assistant-settings';
+import { IngestionSettings, loadIngestionSettings } from '../ingestion/ingestion-settings';
+import { loadRoutingSettings, RoutingSettings } from '../middleware-manager/middleware-manager.settings';
+import { loadPermissionSettings, PermissionSettings } from '../permissions/permission-settings';
+import { loadPtySettings, PtySettings } from '../pty/pty-settings';
+import { loadSessionSettings, SessionSettings } from '../sessions/session-settings';
 
-/** Every operator setting, read once at start from the environment and the command line. */
+/**
+ * Every operator setting, read once at start from the environment and the command line (and validated:
+ * a bad value stops the start with a message naming it), then injected (KEEL_SETTINGS): no service
+ * reads the environment itself, so a test's `env` reaches every one. `SETTINGS` in setting-catalog.ts
+ * lists them for `keel --help` and the documentation.
+ */
 export interface KeelSettings {
   host: string;
   port: number;
@@ -46,6 +57,15 @@ export interface KeelSettings {
   /** Time a client has to send a request's headers, and the whole request (body included). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** With PostgreSQL, relay events between replicas (`KEEL_EVENT_RELAY`). */
+  eventRelay: boolean;
+  /** Each feature's own group. */
+  sessions: SessionSettings;
+  assistant: AssistantSettings;
+  permissions: PermissionSettings;
+  pty: PtySettings;
+  memory: IngestionSettings;
+  routing: RoutingSettings;
 }
 
 export const KEEL_SETTINGS = Symbol('KEEL_SETTINGS');
@@ -138,5 +158,12 @@ export function loadSettings(
     shutdownGraceMs: Number(env.KEEL_SHUTDOWN_GRACE_MS ?? 10_000),
     headersTimeoutMs: milliseconds(env.KEEL_HEADERS_TIMEOUT_MS, 30_000, 'KEEL_HEADERS_TIMEOUT_MS'),
     requestTimeoutMs: milliseconds(env.KEEL_REQUEST_TIMEOUT_MS, 120_000, 'KEEL_REQUEST_TIMEOUT_MS'),
+    eventRelay: env.KEEL_EVENT_RELAY !== 'false',
+    sessions: loadSessionSettings(env),
+    assistant: loadAssistantSettings(env),
+    permissions: loadPermissionSettings(env),
+    pty: loadPtySettings(env),
+    memory: loadIngestionSettings(env),
+    routing: loadRoutingSettings(env, dataDir),
   };
 }

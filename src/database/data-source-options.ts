@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
+import * as pg from 'pg';
 import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
 import { RetryingClient } from './retrying-client';
 
@@ -49,6 +50,8 @@ export function buildDataSourceOptions(
     const schema = target.databaseSchema;
     return {
       type: 'postgres',
+      // The driver module itself: TypeORM would load it by a name the bundle cannot see, a second copy.
+      driver: pg,
       url: target.databaseUrl,
       ...common,
       // pg-pool's `Client`: statements lost with their connection are sent again where that is safe (RetryingClient).
@@ -76,16 +79,73 @@ export function buildDataSourceOptions(
 /** Any 64-bit key, the same in every Keel process: holds the migrations of one database to one process at a time. */
 const MIGRATION_LOCK = 7_337_001;
 
+/** Where a database's schema stands against this code's migrations (by migration name, oldest first). */
+export interface SchemaState {
+  applied: string[];
+  pending: string[];
+  /** Applied migrations this code does not know: the database was written by a newer Keel. */
+  unknown: string[];
+  /** The newest migration this code knows. */
+  latest: string;
+}
+
+/** A database whose schema a newer Keel wrote: this code must not touch it. */
+export class SchemaNewerError extends Error {
+  constructor(readonly state: SchemaState) {
+    super(
+      `the database schema is newer than this Keel: it has migration ${state.unknown.at(-1)}, and this Keel knows migrations up to ${state.latest}. ` +
+        'Run the Keel that wrote it (or a newer one), or restore a backup this version made.',
+    );
+  }
+}
+
+export async function schemaState(dataSource: DataSource): Promise<SchemaState> {
+  const known = dataSource.migrations.map((m) => m.name ?? m.constructor.name).sort((a, b) => stamp(a) - stamp(b));
+  const runner = dataSource.createQueryRunner();
+  let applied: string[] = [];
+  try {
+    const table = dataSource.options.migrationsTableName ?? 'migrations';
+    if (await runner.hasTable(table)) {
+      const rows: { name: string }[] = await runner.query(`SELECT name FROM "${table}" ORDER BY timestamp ASC, id ASC`);
+      applied = rows.map((r) => r.name);
+    }
+  } finally {
+    await runner.release();
+  }
+  const done = new Set(applied);
+  return { applied, pending: known.filter((name) => !done.has(name)), unknown: applied.filter((name) => !known.includes(name)), latest: known.at(-1) ?? '' };
+}
+
+/** A migration's timestamp: the digits its name ends with (TypeORM's `<Name><timestamp>`). */
+function stamp(name: string): number {
+  return Number(/(\d+)$/.exec(name)?.[1] ?? 0);
+}
+
 /**
- * Connects and runs pending migrations. On PostgreSQL they run under a session advisory lock, so
- * replicas started together on an empty or outdated database take turns instead of racing to create
- * the same tables; the ones that wait then find nothing left to run.
+ * Connects and, unless `migrate` is false, runs pending migrations. A database with migrations this
+ * code does not know (written by a newer Keel) is refused (SchemaNewerError) before anything runs. On
+ * PostgreSQL migrations run under a session advisory lock, so replicas started together on an empty
+ * or outdated database take turns instead of racing to create the same tables; the ones that wait then
+ * find nothing left to run.
  */
-export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+export async function openDataSource(options: DataSourceOptions, { migrate = true }: { migrate?: boolean } = {}): Promise<DataSource> {
   const dataSource = await new DataSource(options).initialize();
-  if (options.type !== 'postgres') {
+  try {
+    const state = await schemaState(dataSource);
+    if (state.unknown.length > 0) throw new SchemaNewerError(state);
+    if (migrate && state.pending.length > 0) await runMigrations(dataSource);
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+  return dataSource;
+}
+
+/** Applies pending migrations, one transaction each (on PostgreSQL under the migration lock). */
+export async function runMigrations(dataSource: DataSource): Promise<void> {
+  if (dataSource.options.type !== 'postgres') {
     await dataSource.runMigrations({ transaction: 'each' });
-    return dataSource;
+    return;
   }
   const lock = dataSource.createQueryRunner();
   await lock.connect();
@@ -96,5 +156,4 @@ export async function openDataSource(options: DataSourceOptions): Promise<DataSo
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();
   }
-  return dataSource;
 }

@@ -149,7 +149,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (dialectOf(this.settings) !== 'postgres' || process.env.KEEL_EVENT_RELAY === 'false') return;
+    if (dialectOf(this.settings) !== 'postgres' || !this.settings.eventRelay) return;
     await this.connect();
     this.bus.relayTo((envelope) => this.send(envelope));
     this.timers = [

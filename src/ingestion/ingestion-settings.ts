@@ -58,7 +58,7 @@ function bool(value: string | undefined, fallback: boolean, name: string): boole
   throw new Error(`${name} must be true or false, got "${value}"`);
 }
 
-export function loadIngestionSettings(env: NodeJS.ProcessEnv = process.env): IngestionSettings {
+export function loadIngestionSettings(env: NodeJS.ProcessEnv): IngestionSettings {
   return {
     concurrency: Math.max(1, int(env.KEEL_INGEST_CONCURRENCY, 4, 'KEEL_INGEST_CONCURRENCY')),
     leaseMs: Math.max(1000, int(env.KEEL_INGEST_LEASE_MS, 60_000, 'KEEL_INGEST_LEASE_MS')),

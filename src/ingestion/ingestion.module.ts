@@ -6,7 +6,9 @@ import { FileUploadService } from './documents/file-upload.service';
 import { MemoryChunk } from './documents/memory-chunk.entity';
 import { MemoryDocument, MemoryDocumentFile } from './documents/memory-document.entity';
 import { WebhooksController } from './pipeline/webhooks.controller';
-import { INGESTION_SETTINGS, IngestionSettings, loadIngestionSettings } from './ingestion-settings';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
+import { INGESTION_SETTINGS, IngestionSettings } from './ingestion-settings';
 import { MemoriesController } from './memories/memories.controller';
 import { MemoriesService } from './memories/memories.service';
 import { MemoryEntry } from './memories/memory-entry.entity';
@@ -34,7 +36,7 @@ import { IngestionStore } from './store';
   imports: [TypeOrmModule.forFeature([MemoryDocument, MemoryDocumentFile, MemoryChunk, MemoryEntry, PipelineWorkerBeat, OrganizationSettings])],
   controllers: [DocumentsController, ConversationsController, SearchController, MemoriesController, ProfileBucketsController, SettingsController, WebhooksController],
   providers: [
-    { provide: INGESTION_SETTINGS, useFactory: () => loadIngestionSettings() },
+    { provide: INGESTION_SETTINGS, inject: [KEEL_SETTINGS], useFactory: (keel: KeelSettings) => keel.memory },
     IngestionStore,
     OrganizationSettingsService,
     FullTextIndex,

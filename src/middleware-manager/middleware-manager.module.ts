@@ -7,7 +7,7 @@ import { DataSourcesService } from './data-sources.service';
 import { MiddlewaresController, ServicesController } from './definitions.controller';
 import { DefinitionsService } from './definitions.service';
 import { RoutingMiddleware } from './middleware.entity';
-import { loadRoutingSettings, ROUTING_SETTINGS } from './middleware-manager.settings';
+import { ROUTING_SETTINGS } from './middleware-manager.settings';
 import { RoutingResourceMiddleware } from './resource-middleware.entity';
 import { RoutingResourceService } from './resource-service.entity';
 import { RoutingResource } from './resource.entity';
@@ -45,7 +45,7 @@ import { TraefikConfigService } from './traefik-config.service';
     {
       provide: ROUTING_SETTINGS,
       inject: [KEEL_SETTINGS],
-      useFactory: (settings: KeelSettings) => loadRoutingSettings(process.env, settings.dataDir),
+      useFactory: (settings: KeelSettings) => settings.routing,
     },
     RoutingEvents,
     DataSourceStore,

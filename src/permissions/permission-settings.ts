@@ -10,7 +10,7 @@ export interface PermissionSettings {
 
 const RESPONSES: PermissionResponse[] = ['once', 'always', 'reject'];
 
-export function loadPermissionSettings(env: NodeJS.ProcessEnv = process.env): PermissionSettings {
+export function loadPermissionSettings(env: NodeJS.ProcessEnv): PermissionSettings {
   const timeoutText = env.KEEL_PERMISSION_TIMEOUT_MS?.trim();
   const timeoutMs = timeoutText ? Number(timeoutText) : undefined;
   if (timeoutMs !== undefined && (!Number.isFinite(timeoutMs) || timeoutMs < 0)) {

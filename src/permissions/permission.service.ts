@@ -20,15 +20,16 @@
  *   Replicas sharing PostgreSQL: a reply to any replica is recorded in the database, and its permission.replied
  *   event (relayed between replicas) wakes the tool waiting on the replica that asked.
  */
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { ascendingId } from '../common/ids';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
 import { EventBus } from '../events/event-bus.service';
 import { InstanceService } from '../projects/instance.service';
 import { SessionService, assertIdPrefix, assertSessionID } from '../sessions/session.service';
-import { loadPermissionSettings } from './permission-settings';
 import {
   keysOf,
   Permission,
@@ -66,7 +67,6 @@ interface Waiter {
 @Injectable()
 export class PermissionService implements BeforeApplicationShutdown {
   private readonly waiters = new Map<string, Waiter>();
-  private readonly settings = loadPermissionSettings();
   private shuttingDown = false;
 
   constructor(
@@ -75,6 +75,7 @@ export class PermissionService implements BeforeApplicationShutdown {
     private readonly sessions: SessionService,
     private readonly bus: EventBus,
     instances: InstanceService,
+    @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
   ) {
     instances.onDispose((directory) => this.rejectDirectory(directory));
     bus.ofType<{ permissionID: string; response: PermissionResponse }>('permission.replied').subscribe(({ payload }) =>
@@ -110,9 +111,9 @@ export class PermissionService implements BeforeApplicationShutdown {
     await this.permissions.save(row);
     const answer = new Promise<PermissionResponse>((resolve) => {
       const timer =
-        this.settings.timeoutMs === undefined
+        this.settings.permissions.timeoutMs === undefined
           ? undefined
-          : setTimeout(() => void this.answerUnlessDone(row, this.settings.defaultResponse), this.settings.timeoutMs);
+          : setTimeout(() => void this.answerUnlessDone(row, this.settings.permissions.defaultResponse), this.settings.permissions.timeoutMs);
       const onAbort = () => void this.answerUnlessDone(row, 'reject');
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.set(row.id, {

@@ -11,8 +11,7 @@ import type { Instance } from './instance.service';
 import { InstanceService } from './instance.service';
 import type { Project } from './project.entity';
 import { ProjectService } from './project.service';
-
-const VERSION: string = (require('../../package.json') as { version: string }).version;
+import { KEEL_VERSION } from '../common/version';
 
 @Controller()
 export class GlobalController {
@@ -21,7 +20,7 @@ export class GlobalController {
   @Get('global/health')
   @Operation('global.health')
   health(): { healthy: true; version: string } {
-    return { healthy: true, version: VERSION };
+    return { healthy: true, version: KEEL_VERSION };
   }
 
   @Post('global/dispose')

@@ -16,7 +16,7 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return value;
 }
 
-export function loadPtySettings(env: NodeJS.ProcessEnv = process.env): PtySettings {
+export function loadPtySettings(env: NodeJS.ProcessEnv): PtySettings {
   return {
     replayBytes: positiveInteger(env, 'KEEL_PTY_REPLAY_BYTES', 1024 * 1024),
     clientHighWaterBytes: positiveInteger(env, 'KEEL_PTY_CLIENT_HIGH_WATER', 1024 * 1024),

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { IPty, spawn } from 'node-pty';
 import { resolve } from 'node:path';
 import { AllowedDirectories } from '../common/allowed-directories';
@@ -7,7 +7,9 @@ import { ascendingId } from '../common/ids';
 import { EventBus } from '../events/event-bus.service';
 import { Metrics } from '../observability/metrics.service';
 import { Instance, InstanceService } from '../projects/instance.service';
-import { loadPtySettings, PtySettings } from './pty-settings';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
+import type { PtySettings } from './pty-settings';
 import { PtyInfo, Terminal } from './terminal';
 
 export interface CreatePtyInput {
@@ -36,16 +38,19 @@ const MAX_TERMINAL_SIDE = 10_000;
 @Injectable()
 export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly byDirectory = new Map<string, Map<string, Terminal>>();
-  private readonly settings: PtySettings = loadPtySettings();
   /** Last resort when the server dies without a shutdown: no orphan shells. */
   private readonly killAllOnExit = () => this.killAll();
+  private readonly settings: PtySettings;
 
   constructor(
     private readonly instances: InstanceService,
     private readonly bus: EventBus,
     private readonly allowed: AllowedDirectories,
     private readonly metrics: Metrics,
-  ) {}
+    @Inject(KEEL_SETTINGS) keel: KeelSettings,
+  ) {
+    this.settings = keel.pty;
+  }
 
   onModuleInit(): void {
     this.metrics.sample('keel_pty_open', 'Open terminals', () => {

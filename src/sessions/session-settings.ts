@@ -9,7 +9,7 @@ export interface SessionSettings {
   shareBaseUrl?: string;
 }
 
-export function loadSessionSettings(env: NodeJS.ProcessEnv = process.env): SessionSettings {
+export function loadSessionSettings(env: NodeJS.ProcessEnv): SessionSettings {
   const base = env.KEEL_SHARE_BASE_URL?.trim();
   const share = (env.KEEL_SHARE ?? 'on').trim().toLowerCase();
   if (!['on', 'off', 'true', 'false'].includes(share)) throw new Error(`KEEL_SHARE must be "on" or "off", got "${env.KEEL_SHARE}"`);

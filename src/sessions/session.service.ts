@@ -18,7 +18,7 @@
  *   share(id, publicBase) / unshare(id) → Session        share record; url = <public base>/share/<random 144-bit id>
  *   sharedSession(shareID) → sessionID | undefined       what a share page shows
  */
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
@@ -26,7 +26,8 @@ import { BadRequestError, NotFoundError, ValidationError, issue } from '../commo
 import { descendingId } from '../common/ids';
 import { EventBus } from '../events/event-bus.service';
 import type { Instance } from '../projects/instance.service';
-import { loadSessionSettings } from './session-settings';
+import { KEEL_SETTINGS } from '../common/settings';
+import type { KeelSettings } from '../common/settings';
 import {
   FileDiff,
   Session,
@@ -130,7 +131,6 @@ function epochMillis(value: number, path: string[]): number {
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
   private readonly locations = new Map<string, SessionLocation>();
-  private readonly settings = loadSessionSettings();
   private readonly sql: { list: string; get: string; insert: string };
   /**
    * `GET /session` is the hottest read and building 100 row objects is most of its cost. On SQLite
@@ -147,6 +147,7 @@ export class SessionService {
     @InjectRepository(SessionDiffEntity) private readonly diffs: Repository<SessionDiffEntity>,
     @InjectRepository(SessionShareEntity) private readonly shares: Repository<SessionShareEntity>,
     private readonly bus: EventBus,
+    @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
   ) {
     const pg = dataSource.options.type === 'postgres';
     if (!pg) this.listCache = new Map();
@@ -314,7 +315,7 @@ export class SessionService {
    */
   async share(id: string, publicBase: string): Promise<Session> {
     const row = await this.row(id);
-    if (!this.settings.shareEnabled)
+    if (!this.settings.sessions.shareEnabled)
       throw new BadRequestError('Sharing is disabled on this server (KEEL_SHARE=off)');
     let record = await this.shares.findOneBy({ sessionID: id });
     if (!record) {
@@ -326,7 +327,7 @@ export class SessionService {
         .values({
           sessionID: id,
           shareID,
-          url: `${this.settings.shareBaseUrl ?? publicBase}/share/${shareID}`,
+          url: `${this.settings.sessions.shareBaseUrl ?? publicBase}/share/${shareID}`,
           secret: randomUUID(),
           timeCreated: Date.now(),
         })

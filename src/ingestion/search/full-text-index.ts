@@ -50,6 +50,8 @@ interface FullTextDialect {
   chunks(query: Query, lookup: Lookup, documentId?: string): Promise<IndexHit[]>;
   /** Memory ids, best first, in the tags' containers. The caller still checks each memory is live. */
   memories(query: Query, lookup: Lookup, includeForgotten: boolean): Promise<IndexHit[]>;
+  /** Statements that index every chunk and live memory anew (a restored or moved database). */
+  reindexAll(): string[];
 }
 
 const tagLike = (column: string, tags: string[] | undefined) =>
@@ -73,8 +75,11 @@ const candidates = (window: number) => Math.min(1000, Math.max(100, window * 2))
  * from the posting lists (rowid order), and BM25 ranks only those.
  */
 class SqliteFullText implements FullTextDialect {
+  private static readonly INDEX_CHUNKS = 'INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk';
+  private static readonly INDEX_MEMORIES = 'INSERT INTO memory_entry_fts (rowid, content) SELECT rowid, memory FROM memory_entry';
+
   indexChunks(q: Query, documentId: string) {
-    return this.unindexChunks(q, documentId).then(() => q('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk WHERE document_id = ?', [documentId]));
+    return this.unindexChunks(q, documentId).then(() => q(`${SqliteFullText.INDEX_CHUNKS} WHERE document_id = ?`, [documentId]));
   }
 
   retagChunks(): Promise<unknown> {
@@ -87,7 +92,17 @@ class SqliteFullText implements FullTextDialect {
   }
 
   indexMemory(q: Query, memoryId: string) {
-    return q('INSERT INTO memory_entry_fts (rowid, content) SELECT rowid, memory FROM memory_entry WHERE id = ?', [memoryId]);
+    return q(`${SqliteFullText.INDEX_MEMORIES} WHERE id = ?`, [memoryId]);
+  }
+
+  reindexAll(): string[] {
+    return [
+      `INSERT INTO memory_chunk_fts (memory_chunk_fts) VALUES ('delete-all')`,
+      SqliteFullText.INDEX_CHUNKS,
+      `INSERT INTO memory_entry_fts (memory_entry_fts) VALUES ('delete-all')`,
+      // Only live facts are indexed (see FullTextIndex.unindexMemory).
+      `${SqliteFullText.INDEX_MEMORIES} WHERE is_latest = 1 AND is_forgotten = 0`,
+    ];
   }
 
   unindexMemory(q: Query, memoryId: string) {
@@ -158,14 +173,20 @@ const tagQuery = (tags: string[]) => tags.map((t) => `'${(TAG_LEXEME + t).replac
  * only those (it reads each row's tsvector).
  */
 class PostgresFullText implements FullTextDialect {
-  indexChunks(q: Query, documentId: string) {
-    return q(
-      `INSERT INTO memory_chunk_search (chunk_id, tsv)
+  private static indexChunksWhere(where: string): string {
+    return `INSERT INTO memory_chunk_search (chunk_id, tsv)
        SELECT c.id, to_tsvector('english', c.content) || array_to_tsvector(ARRAY(SELECT '${TAG_LEXEME}' || jsonb_array_elements_text(COALESCE(d.container_tags, '[]')::jsonb)))
-       FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id WHERE c.document_id = ?
-       ON CONFLICT (chunk_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
-      [documentId],
-    );
+       FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id ${where}
+       ON CONFLICT (chunk_id) DO UPDATE SET tsv = EXCLUDED.tsv`;
+  }
+
+  private static indexMemoriesWhere(where: string): string {
+    return `INSERT INTO memory_entry_search (memory_id, tsv) SELECT id, to_tsvector('english', memory) || array_to_tsvector(ARRAY['${TAG_LEXEME}' || container_tag]) FROM memory_entry ${where}
+       ON CONFLICT (memory_id) DO UPDATE SET tsv = EXCLUDED.tsv`;
+  }
+
+  indexChunks(q: Query, documentId: string) {
+    return q(PostgresFullText.indexChunksWhere('WHERE c.document_id = ?'), [documentId]);
   }
 
   retagChunks(q: Query, documentId: string) {
@@ -178,11 +199,17 @@ class PostgresFullText implements FullTextDialect {
   }
 
   indexMemory(q: Query, memoryId: string) {
-    return q(
-      `INSERT INTO memory_entry_search (memory_id, tsv) SELECT id, to_tsvector('english', memory) || array_to_tsvector(ARRAY['${TAG_LEXEME}' || container_tag]) FROM memory_entry WHERE id = ?
-       ON CONFLICT (memory_id) DO UPDATE SET tsv = EXCLUDED.tsv`,
-      [memoryId],
-    );
+    return q(PostgresFullText.indexMemoriesWhere('WHERE id = ?'), [memoryId]);
+  }
+
+  reindexAll(): string[] {
+    return [
+      'DELETE FROM memory_chunk_search',
+      PostgresFullText.indexChunksWhere(''),
+      'DELETE FROM memory_entry_search',
+      // Only live facts are indexed (see FullTextIndex.unindexMemory).
+      PostgresFullText.indexMemoriesWhere('WHERE is_latest AND NOT is_forgotten'),
+    ];
   }
 
   unindexMemory(q: Query, memoryId: string) {
@@ -251,6 +278,11 @@ class PostgresFullText implements FullTextDialect {
  * The full-text indexes, kept outside TypeORM's entities (so schema sync never touches them), and the
  * chunk vectors beside them: every index write of a document goes through here.
  */
+/** Statements that rebuild the full-text index from the chunk and memory rows (a restored or moved database). */
+export function rebuildFullTextSql(dialect: 'sqlite' | 'postgres'): string[] {
+  return (dialect === 'sqlite' ? new SqliteFullText() : new PostgresFullText()).reindexAll();
+}
+
 @Injectable()
 export class FullTextIndex {
   private readonly dialect: FullTextDialect;

@@ -104,3 +104,19 @@ export class SqliteVectorIndex extends VectorIndex implements OnApplicationShutd
     return rows.map((r) => ({ id: Number(r.id), score: 1 - r.distance }));
   }
 }
+
+/**
+ * Statements that rebuild the vec0 table from the vectors stored with the chunks (a restored or moved
+ * database), for the newest vector's dimension, as the migration that introduced the table did.
+ */
+export async function rebuildVectorsSql(q: Query): Promise<string[]> {
+  const [latest] = await q<{ dimensions: number }>('SELECT json_array_length(embedding) AS dimensions FROM memory_chunk WHERE embedding IS NOT NULL ORDER BY id DESC LIMIT 1');
+  const drop = `DROP TABLE IF EXISTS ${SQLITE_VECTOR_TABLE}`;
+  const dimensions = Number(latest?.dimensions ?? 0);
+  if (!dimensions) return [drop];
+  return [
+    drop,
+    createVectorTableSql(dimensions),
+    `INSERT INTO ${SQLITE_VECTOR_TABLE} (chunk_id, embedding) SELECT id, vec_f32(embedding) FROM memory_chunk WHERE embedding IS NOT NULL AND json_array_length(embedding) = ${dimensions}`,
+  ];
+}
