@@ -38,6 +38,8 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new KeelHttpAdapter(server, settings), {
     logger,
     bodyParser: false,
+    // A failed start is thrown to the caller (the CLI prints it in one line and exits non-zero), not exited here.
+    abortOnError: false,
     // Graceful: streams are ended by shutdown hooks, then in-flight requests finish.
     forceCloseConnections: false,
   });

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { consoleDirectory } from '../common/console-static';
 import { isLoopback, loadSettings } from '../common/settings';
@@ -47,12 +47,15 @@ function writable(dir: string): Finding {
 }
 
 async function database(settings: KeelSettings): Promise<Finding> {
-  const where = settings.databaseUrl ? `PostgreSQL ${new URL(settings.databaseUrl).host}${new URL(settings.databaseUrl).pathname}` : `SQLite ${join(settings.dataDir, 'keel.sqlite')}`;
+  const file = join(settings.dataDir, 'keel.sqlite');
+  const where = settings.databaseUrl ? `PostgreSQL ${new URL(settings.databaseUrl).host}${new URL(settings.databaseUrl).pathname}` : `SQLite ${file}`;
+  // Looking must not create it.
+  if (!settings.databaseUrl && !existsSync(file)) return ok(`database ${where} does not exist yet: keel serve creates it`);
   try {
     const dataSource = await openDataSource(buildDataSourceOptions(settings, []), { migrate: false });
     try {
       const state = await schemaState(dataSource);
-      if (state.pending.length > 0) return problem(`database ${where}: ${state.pending.length} migration(s) pending (${state.pending.join(', ')})`, 'run keel migrate (keel serve also applies them when it starts)');
+      if (state.pending.length > 0) return ok(`database ${where} answers; ${state.pending.length} migration(s) will be applied at the next start (or now, with keel migrate)`);
       return ok(`database ${where} answers, schema current (${state.latest})`);
     } finally {
       await dataSource.destroy();
