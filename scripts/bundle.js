@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Bundles the compiled server (dist/main.js, or $KEEL_DIST/main.js) into one file,
-// <dist>/bundle/main.js, which `npm start` runs. Loading about 1,300 modules (the @nestjs ones ESM through
-// require(esm)) is most of Keel's start-up; one file skips the resolution, stat and ESM linking work.
+// <dist>/bundle/main.js, which `npm start` runs, and the extraction process the server starts
+// (extraction-child.js) into <dist>/bundle/extraction-child.js, beside it. Loading about 1,300
+// modules (the @nestjs ones ESM through require(esm)) is most of Keel's start-up; one file skips the
+// resolution, stat and ESM linking work.
 // dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
 // __dirname (migrations, JSON data files) resolve the same way from the bundle.
 const { join } = require('node:path');
@@ -9,9 +11,7 @@ const { buildSync } = require('esbuild');
 
 const dist = process.env.KEEL_DIST ?? join(__dirname, '..', 'dist');
 
-buildSync({
-  entryPoints: [join(dist, 'main.js')],
-  outfile: join(dist, 'bundle', 'main.js'),
+const options = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -49,4 +49,8 @@ buildSync({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-});
+};
+
+buildSync({ ...options, entryPoints: [join(dist, 'main.js')], outfile: join(dist, 'bundle', 'main.js') });
+// The server finds the child beside itself (extraction-sandbox.ts looks in its own directory).
+buildSync({ ...options, entryPoints: [join(dist, 'ingestion', 'pipeline', 'extraction-child.js')], outfile: join(dist, 'bundle', 'extraction-child.js') });

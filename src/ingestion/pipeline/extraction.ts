@@ -1,0 +1,57 @@
+// What the pipeline and the extraction process share: the job, its bounds and its result. Nothing
+// here parses anything, so the server loads none of the parsers (they run in extraction-child.ts).
+
+export interface Extracted {
+  text: string;
+  type: string;
+  title?: string;
+}
+
+/** A document that cannot be processed; the message is kept on the document. */
+export class ExtractionError extends Error {}
+
+const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
+
+export function isUrl(content: string): boolean {
+  return URL_PATTERN.test(content.trim());
+}
+
+/** Bounds the extraction process applies to one document (memory and time are enforced by the server). */
+export interface ExtractionLimits {
+  /** Sum of the declared sizes of an archive's entries, nested archives included; also the bytes a PDF's streams may inflate to. */
+  maxUncompressedBytes: number;
+  /** Largest size/compressed-size ratio of one zip entry or PDF stream (past a small grace size). */
+  maxRatio: number;
+  /** Entries of an archive, nested archives included. */
+  maxZipEntries: number;
+  /** Characters of extracted text. */
+  maxTextChars: number;
+}
+
+/** One piece of untrusted content to read: a text body, an uploaded file, or a fetched page's bytes. */
+export type ExtractionJob =
+  | { source: 'text'; content: string }
+  | { source: 'file'; data: Uint8Array; name: string | null; mime: string | null; fileType: string | null }
+  | { source: 'page'; data: Uint8Array; name: string | null; mime: string | null };
+
+/** Messages between the server and an extraction process. */
+export interface ExtractionRequest {
+  id: number;
+  job: ExtractionJob;
+  limits: ExtractionLimits;
+}
+
+export type ExtractionReply = { id: number; extracted: Extracted } | { id: number; error: string };
+
+/** The bound on output, for every document whatever reads it. */
+export function checkTextLength(text: string, limits: Pick<ExtractionLimits, 'maxTextChars'>): void {
+  if (text.length > limits.maxTextChars)
+    throw new ExtractionError(
+      `The extracted text is longer than ${limits.maxTextChars} characters (KEEL_EXTRACT_MAX_TEXT_CHARS)`,
+    );
+}
+
+/** `200 MB` for whole mebibytes, else bytes: limits read back as the operator wrote them. */
+export function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
+}
