@@ -1,5 +1,5 @@
 import { parse as parseHtml, HTMLElement } from 'node-html-parser';
-import { checkTextLength, ExtractionError, ExtractionJob, ExtractionLimits, Extracted } from './extraction';
+import { checkTextLength, ExtractionError, ExtractionJob, ExtractionLimits, Extracted, looksLikeHtml, looksLikeJson, plainText } from './extraction';
 import { checkPdfStreams } from './pdf-streams';
 import { isZip, ZipArchive } from './zip-archive';
 
@@ -106,16 +106,11 @@ export function htmlToText(html: string): { text: string; title?: string } {
   }
 }
 
-export function looksLikeHtml(text: string): boolean {
-  return /^\s*(<!doctype html|<html|<head|<body)/i.test(text) || /<(p|div|article|h[1-6]|span|br)\b[^>]*>/i.test(text.slice(0, 5000));
-}
-
 /** Plain text of a JSON document: pretty-printed, so keys and values are searchable words. */
 function jsonToText(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!/^[[{]/.test(trimmed)) return undefined;
+  if (!looksLikeJson(text)) return undefined;
   try {
-    return JSON.stringify(JSON.parse(trimmed), null, 2);
+    return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
     // Not JSON, or nested too deep to print: kept as the text it is.
     return undefined;
@@ -130,8 +125,7 @@ function extractText(content: string): Extracted {
   }
   const json = jsonToText(content);
   if (json !== undefined) return { text: json, type: 'text' };
-  const heading = /^#\s+(.+)$/m.exec(content);
-  return { text: content, type: 'text', title: heading?.[1]?.trim() };
+  return plainText(content);
 }
 
 async function pdfText(data: Buffer, limits: ExtractionLimits): Promise<string> {

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
@@ -15,6 +16,8 @@ export class ExtractionInterrupted extends Error {}
 const IDLE_MS = 30_000;
 /** How often the resident memory of a busy extraction process is read. */
 const WATCH_MS = 50;
+/** Niceness of extraction processes (0 is the server's, 19 the lowest). */
+const BACKGROUND_PRIORITY = 10;
 /** A process that has not said it is ready by then is taken for broken. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -94,6 +97,12 @@ class ExtractionProcess {
         serialization: 'advanced',
       },
     );
+    // Extraction is background work: under a full CPU the server's requests go first.
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, BACKGROUND_PRIORITY);
+    } catch {
+      // Where priorities cannot be set (or the process is already gone), it runs at the server's.
+    }
     const started = new ExtractionProcess(child, settings);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -16,6 +16,24 @@ export function isUrl(content: string): boolean {
   return URL_PATTERN.test(content.trim());
 }
 
+export function looksLikeHtml(text: string): boolean {
+  return (
+    /^\s*(<!doctype html|<html|<head|<body)/i.test(text) ||
+    /<(p|div|article|h[1-6]|span|br)\b[^>]*>/i.test(text.slice(0, 5000))
+  );
+}
+
+/** JSON sent as text opens with a bracket; whether it parses is for the extraction process to find out. */
+export function looksLikeJson(text: string): boolean {
+  return /^\s*[[{]/.test(text);
+}
+
+/** Text or markdown as it is, titled by its first `# ` heading: no parser reads it. */
+export function plainText(content: string): Extracted {
+  const heading = /^#\s+(.+)$/m.exec(content);
+  return { text: content, type: 'text', title: heading?.[1]?.trim() };
+}
+
 /** Bounds the extraction process applies to one document (memory and time are enforced by the server). */
 export interface ExtractionLimits {
   /** Sum of the declared sizes of an archive's entries, nested archives included; also the bytes a PDF's streams may inflate to. */
