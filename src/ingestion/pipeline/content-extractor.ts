@@ -14,6 +14,9 @@ const HTML_DROP = 'script, style, noscript, template, svg, nav, header, footer, 
  */
 export const MAX_HTML_DEPTH = 512;
 
+/** Characters kept of a title: a title is a line, whatever a page puts in its `<title>`. */
+const MAX_TITLE_CHARS = 1000;
+
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 /** Elements whose content the parser takes as text, so tags inside them do not nest; each with the search for its end tag. */
 const TEXT_ELEMENTS = new Map(['script', 'style', 'noscript', 'pre'].map((name) => [name, new RegExp(`</${name}`, 'ig')]));
@@ -227,5 +230,5 @@ export async function extract(job: ExtractionJob, limits: ExtractionLimits): Pro
         ? await extractFile(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength), job.name, job.mime, job.fileType, limits)
         : await extractPage(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength), job.name, job.mime, limits);
   checkTextLength(extracted.text, limits);
-  return extracted;
+  return extracted.title === undefined ? extracted : { ...extracted, title: extracted.title.slice(0, MAX_TITLE_CHARS) };
 }

@@ -191,7 +191,7 @@ class ExtractionProcess {
 }
 
 /**
- * Reads untrusted content (uploaded files, fetched pages, text bodies) in separate processes, so a
+ * Reads untrusted content (uploaded files, fetched pages, HTML or JSON bodies) in separate processes, so a
  * hostile document cannot take the server's memory, time or event loop. A process, not a worker
  * thread: a worker's heap limit leaves out ArrayBuffers, and some allocation patterns past it abort
  * the whole process (nodejs/node#47224, reproduced on Node 20 here), while a process can be measured
@@ -253,7 +253,8 @@ export class ExtractionSandbox implements OnApplicationShutdown {
     if (this.stopped || !worker.alive || worker.peakMb > this.settings.extraction.maxMemoryMb / 2)
       return worker.kill();
     worker.idleTimer = setTimeout(() => {
-      this.idle.splice(this.idle.indexOf(worker), 1);
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) this.idle.splice(at, 1);
       worker.kill();
     }, IDLE_MS);
     worker.idleTimer.unref();

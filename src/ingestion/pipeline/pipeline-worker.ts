@@ -308,7 +308,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     return file?.file_name ?? undefined;
   }
 
-  /** The document's text, read in the extraction sandbox: Keel never parses untrusted content itself. */
+  /** The document's text: whatever needs a parser is read in the extraction sandbox, never in the server. */
   private async extract(doc: DocumentRow): Promise<Extracted & { url?: string }> {
     if (doc.source === 'url') return this.extractPage(doc.content ?? '');
     if (doc.source === 'file') {
