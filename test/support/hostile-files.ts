@@ -169,7 +169,7 @@ export function hugeHtml(paragraphs = 1_000_000): Buffer {
   return Buffer.from(`<html><body>${'<p>w'.repeat(paragraphs)}</body></html>`);
 }
 
-/** A JSON array of `count` zeros, which pretty-printing makes 2.5 times longer. */
-export function jsonAmplifier(count = 3_000_000): Buffer {
-  return Buffer.from(`[${'0,'.repeat(count - 1)}0]`);
+/** `count` zeros in arrays `depth` deep: pretty-printing indents each by 2 × `depth` spaces (0.5 MB becomes 10.75 M characters). */
+export function jsonAmplifier(count = 250_000, depth = 20): Buffer {
+  return Buffer.from(`${'['.repeat(depth)}${'0,'.repeat(count - 1)}0${']'.repeat(depth)}`);
 }

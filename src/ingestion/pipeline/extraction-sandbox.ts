@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { ExtractionSettings, IngestionSettings } from '../ingestion-settings';
-import { ExtractionError } from './extraction';
+import { ExtractionError, MEMORY_LIMIT_MARKER } from './extraction';
 import type { Extracted, ExtractionJob, ExtractionLimits, ExtractionReply } from './extraction';
 
 /** The server is stopping and killed the extraction: nothing is known against the document. */
@@ -89,7 +89,7 @@ class ExtractionProcess {
   static start(settings: ExtractionSettings): Promise<ExtractionProcess> {
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${settings.maxMemoryMb}`, ...childArguments()],
+      [`--max-old-space-size=${settings.maxMemoryMb}`, ...childArguments(), String(settings.maxMemoryMb)],
       {
         // Nothing of the server's environment (keys, passwords, NODE_OPTIONS) reaches the parsers.
         env: {},
@@ -181,8 +181,9 @@ class ExtractionProcess {
   }
 
   private crash(code: number | null, signal: NodeJS.Signals | null): ExtractionError {
-    // The heap ran out before the watch saw the resident set grow: V8 says so and aborts.
-    if (/heap out of memory|heap limit/i.test(this.stderr)) return this.memoryError();
+    // The heap ran out (V8 says so and aborts), or the process's own watch ended it before this one saw it grow.
+    if (/heap out of memory|heap limit/i.test(this.stderr) || this.stderr.includes(MEMORY_LIMIT_MARKER))
+      return this.memoryError();
     const last = this.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 300);
     return new ExtractionError(
       `The extraction process crashed (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`,

@@ -59,6 +59,9 @@ export interface ExtractionRequest {
   limits: ExtractionLimits;
 }
 
+/** What an extraction process writes to stderr when its own watch ends it for its memory. */
+export const MEMORY_LIMIT_MARKER = 'resident memory over KEEL_EXTRACT_MAX_MEMORY_MB';
+
 export type ExtractionReply = { id: number; extracted: Extracted } | { id: number; error: string };
 
 /** The bound on output, for every document whatever reads it. */
