@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Bundles the compiled server (dist/main.js, or $KEEL_DIST/main.js) into one file,
-// <dist>/bundle/main.js, which `npm start` runs. Loading about 1,300 modules (the @nestjs ones ESM through
-// require(esm)) is most of Keel's start-up; one file skips the resolution, stat and ESM linking work.
+// <dist>/bundle/main.js, which `npm start` runs, and the extraction process the server starts
+// (extraction-child.js) into <dist>/bundle/extraction-child.js, beside it. Loading about 1,300
+// modules (the @nestjs ones ESM through require(esm)) is most of Keel's start-up; one file skips the
+// resolution, stat and ESM linking work.
 // dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
 // __dirname (migrations, JSON data files) resolve the same way from the bundle.
 const { copyFileSync, mkdirSync, readdirSync } = require('node:fs');
@@ -19,9 +21,7 @@ for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standa
   copyFileSync(join(swaggerUiDist, file), join(swaggerUi, file));
 }
 
-const server = build({
-  entryPoints: [join(dist, 'main.js')],
-  outfile: join(dist, 'bundle', 'main.js'),
+const options = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -58,7 +58,11 @@ const server = build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-});
+};
+
+const server = build({ ...options, entryPoints: [join(dist, 'main.js')], outfile: join(dist, 'bundle', 'main.js') });
+// The server finds the child beside itself (extraction-sandbox.ts looks in its own directory).
+const extractionChild = build({ ...options, entryPoints: [join(dist, 'ingestion', 'pipeline', 'extraction-child.js')], outfile: join(dist, 'bundle', 'extraction-child.js') });
 
 // Each migration self-contained in place (the routing tables' migration imports its schema module), so
 // the installed package needs dist/bundle and dist/migrations and none of the other compiled modules.
@@ -79,7 +83,7 @@ const migrationFiles = build({
   logLevel: 'warning',
 });
 
-Promise.all([server, migrationFiles]).catch((error) => {
+Promise.all([server, extractionChild, migrationFiles]).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,3 +1,15 @@
+import type { ExtractionLimits } from './pipeline/extraction';
+
+/** Bounds of the process that reads untrusted content (uploaded files, fetched pages, text bodies). */
+export interface ExtractionSettings extends ExtractionLimits {
+  /** Resident memory of one extraction process (heap, buffers and code), in MB. */
+  maxMemoryMb: number;
+  /** Time one document may take to read. */
+  timeoutMs: number;
+  /** Extractions a document may start (each counted before it starts) before it fails for good. */
+  maxAttempts: number;
+}
+
 /** Operator settings of the memory surface, read from the environment once at start. */
 export interface IngestionSettings {
   /** Documents processed at the same time by this process. */
@@ -10,6 +22,7 @@ export interface IngestionSettings {
   fetchMaxBytes: number;
   fetchTimeoutMs: number;
   fetchMaxRedirects: number;
+  extraction: ExtractionSettings;
   /** Webhook URLs that receive every status transition (POST JSON). */
   webhooks: string[];
   /** Shared secret that signs webhook bodies (HMAC-SHA256, `x-keel-signature`). */
@@ -66,6 +79,15 @@ export function loadIngestionSettings(env: NodeJS.ProcessEnv): IngestionSettings
     fetchMaxBytes: int(env.KEEL_FETCH_MAX_BYTES, 10 * 1024 * 1024, 'KEEL_FETCH_MAX_BYTES'),
     fetchTimeoutMs: int(env.KEEL_FETCH_TIMEOUT_MS, 15_000, 'KEEL_FETCH_TIMEOUT_MS'),
     fetchMaxRedirects: int(env.KEEL_FETCH_MAX_REDIRECTS, 5, 'KEEL_FETCH_MAX_REDIRECTS'),
+    extraction: {
+      maxMemoryMb: Math.max(64, int(env.KEEL_EXTRACT_MAX_MEMORY_MB, 256, 'KEEL_EXTRACT_MAX_MEMORY_MB')),
+      timeoutMs: Math.max(1000, int(env.KEEL_EXTRACT_TIMEOUT_MS, 60_000, 'KEEL_EXTRACT_TIMEOUT_MS')),
+      maxUncompressedBytes: Math.max(1, int(env.KEEL_EXTRACT_MAX_UNCOMPRESSED_BYTES, 200 * 1024 * 1024, 'KEEL_EXTRACT_MAX_UNCOMPRESSED_BYTES')),
+      maxRatio: Math.max(1, int(env.KEEL_EXTRACT_MAX_RATIO, 100, 'KEEL_EXTRACT_MAX_RATIO')),
+      maxZipEntries: Math.max(1, int(env.KEEL_EXTRACT_MAX_ZIP_ENTRIES, 10_000, 'KEEL_EXTRACT_MAX_ZIP_ENTRIES')),
+      maxTextChars: Math.max(1, int(env.KEEL_EXTRACT_MAX_TEXT_CHARS, 10_000_000, 'KEEL_EXTRACT_MAX_TEXT_CHARS')),
+      maxAttempts: Math.max(1, int(env.KEEL_EXTRACT_MAX_ATTEMPTS, 3, 'KEEL_EXTRACT_MAX_ATTEMPTS')),
+    },
     webhooks: (env.KEEL_INGEST_WEBHOOKS ?? '')
       .split(',')
       .map((u) => u.trim())

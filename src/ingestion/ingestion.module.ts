@@ -15,6 +15,7 @@ import { MemoryEntry } from './memories/memory-entry.entity';
 import { MemoryModel } from './memories/memory-model';
 import { ProfileBucketsController } from './memories/profile-buckets.controller';
 import { EmbeddingProvider } from './pipeline/embedding-provider';
+import { ExtractionSandbox } from './pipeline/extraction-sandbox';
 import { PipelineWorker } from './pipeline/pipeline-worker';
 import { PipelineWorkerBeat } from './pipeline/pipeline-worker.entity';
 import { StatusPublisher } from './pipeline/status-publisher';
@@ -57,6 +58,7 @@ import { IngestionStore } from './store';
     MemoryModel,
     SearchService,
     EmbeddingProvider,
+    ExtractionSandbox,
     PipelineWorker,
   ],
 })

@@ -3,68 +3,111 @@ import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import Supermemory from 'supermemory';
 
+/** A PDF file of these objects (numbered from 1, the first one the catalog), with its cross-reference table. */
+export function assemblePdf(objects: (string | Buffer)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  let length = parts[0].length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    const object = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'), Buffer.from('\nendobj\n')]);
+    offsets.push(length);
+    parts.push(object);
+    length += object.length;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+/** A PDF stream object: its dictionary entries (`/Filter /FlateDecode`, …) and its bytes. */
+export function pdfStream(data: string | Buffer, dictionary = ''): Buffer {
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, 'latin1');
+  return Buffer.concat([Buffer.from(`<< /Length ${bytes.length}${dictionary ? ` ${dictionary}` : ''} >>\nstream\n`), bytes, Buffer.from('\nendstream')]);
+}
+
 /** A one-page PDF whose text layer holds `text` (Helvetica, one line per sentence). */
 export function makePdf(text: string): Buffer {
   const lines = text.split('\n');
   const escape = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${escape(l)}) Tj T*`).join(' ')} ET`;
-  const objects = [
+  return assemblePdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
+    pdfStream(`BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${escape(l)}) Tj T*`).join(' ')} ET`),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  ]);
 }
 
-/** A ZIP archive with stored (uncompressed) entries. */
-function zip(files: Record<string, string>): Buffer {
+/** One file of a ZIP archive as written: stored (method 0) or deflated (8) bytes, with the true size and CRC-32. */
+export interface ZipEntry {
+  name: string;
+  method: 0 | 8;
+  body: Buffer;
+  size: number;
+  crc: number;
+}
+
+export function storedEntry(name: string, content: string | Buffer): ZipEntry {
+  const data = Buffer.from(content);
+  return { name, method: 0, body: data, size: data.length, crc: crc32(data) };
+}
+
+/** A ZIP archive; `declaredSize` replaces the uncompressed size both headers state (an archive that lies). */
+export function zipArchive(entries: ZipEntry[], declaredSize: (entry: ZipEntry) => number = (e) => e.size): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
-    const data = Buffer.from(content, 'utf8');
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
+  for (const entry of entries) {
+    const nameBytes = Buffer.from(entry.name, 'utf8');
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(entry.method, 8);
+    local.writeUInt32LE(entry.crc, 14);
+    local.writeUInt32LE(entry.body.length, 18);
+    local.writeUInt32LE(declaredSize(entry), 22);
     local.writeUInt16LE(nameBytes.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(entry.method, 10);
+    central.writeUInt32LE(entry.crc, 16);
+    central.writeUInt32LE(entry.body.length, 20);
+    central.writeUInt32LE(declaredSize(entry), 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
+    locals.push(local, nameBytes, entry.body);
     centrals.push(central, nameBytes);
-    offset += local.length + nameBytes.length + data.length;
+    offset += local.length + nameBytes.length + entry.body.length;
   }
   const centralSize = centrals.reduce((n, b) => n + b.length, 0);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(files).length, 8);
-  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, ...centrals, end]);
 }
+
+/** The parts every Word document has around `word/document.xml`. */
+export const DOCX_PARTS: ZipEntry[] = [
+  storedEntry(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  ),
+  storedEntry(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  ),
+];
+
+/** `word/document.xml` is this text inside its body element. */
+export const DOCUMENT_XML = {
+  start: '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>',
+  end: '</w:body></w:document>',
+};
 
 /** A minimal Word document, one paragraph per line. */
 export function makeDocx(text: string): Buffer {
@@ -72,13 +115,7 @@ export function makeDocx(text: string): Buffer {
     .split('\n')
     .map((l) => `<w:p><w:r><w:t xml:space="preserve">${l.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</w:t></w:r></w:p>`)
     .join('');
-  return zip({
-    '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs}</w:body></w:document>`,
-  });
+  return zipArchive([...DOCX_PARTS, storedEntry('word/document.xml', `${DOCUMENT_XML.start}${paragraphs}${DOCUMENT_XML.end}`)]);
 }
 
 export interface WebServer {

@@ -7,7 +7,7 @@ import { DOCUMENT_STATUSES, Metadata, MemoryDocument, UNFINISHED } from './memor
 import { MemoryChunk } from './memory-chunk.entity';
 import { MemoryEntry } from '../memories/memory-entry.entity';
 import { ConversationMessage, mergeTurns, renderTurn, validateMessages } from './conversation';
-import { isUrl } from '../pipeline/content-extractor';
+import { isUrl } from '../pipeline/extraction';
 import { StatusPublisher } from '../pipeline/status-publisher';
 import { FullTextIndex } from '../search/full-text-index';
 import { matchesFilter, parseFilter } from '../search/metadata-filter';
@@ -311,7 +311,7 @@ export class DocumentsService {
         }
       }
       if (contentChanged || existing.status === 'failed') {
-        sets.push("status = 'queued'", "dreaming_status = 'dreaming'", 'error = NULL', 'revision = revision + 1', 'lease_until = ?', 'claimed_by = NULL', 'content = ?', 'raw = ?', 'source = ?');
+        sets.push("status = 'queued'", "dreaming_status = 'dreaming'", 'error = NULL', 'revision = revision + 1', 'extract_attempts = 0', 'lease_until = ?', 'claimed_by = NULL', 'content = ?', 'raw = ?', 'source = ?');
         params.push(now, content, messages ? JSON.stringify(messages) : existing.raw, input.source);
         if (fullReplace) sets.push('dreamed_length = 0');
       }
@@ -455,7 +455,7 @@ export class DocumentsService {
       if (reprocess) {
         // A full replace: the old memories of this document go with the old content.
         await this.index.deleteMemoriesOf(q, doc.id);
-        Object.assign(changes, { content, source: isUrl(content) ? 'url' : 'text', url: isUrl(content) ? content.trim() : null, status: 'queued', dreamingStatus: 'dreaming', error: null, dreamedLength: 0, leaseUntil: now, revision: doc.revision + 1 });
+        Object.assign(changes, { content, source: isUrl(content) ? 'url' : 'text', url: isUrl(content) ? content.trim() : null, status: 'queued', dreamingStatus: 'dreaming', error: null, dreamedLength: 0, leaseUntil: now, revision: doc.revision + 1, extractAttempts: 0 });
       }
       const sets = Object.keys(changes).map((k) => `${this.documents.metadata.findColumnWithPropertyName(k)!.databaseName} = ?`);
       const values = Object.entries(changes).map(([k, v]) => {

@@ -99,6 +99,14 @@ export class MemoryDocument {
   @Column({ type: 'integer', default: 0 })
   revision!: number;
 
+  /**
+   * Extractions of the current revision started so far, counted by the claim that starts each one, so an
+   * extraction during which the process died still counts: past the limit the document fails instead of
+   * taking the server down again at every restart.
+   */
+  @Column({ name: 'extract_attempts', type: 'integer', default: 0 })
+  extractAttempts!: number;
+
   /** Characters of `textContent` already turned into memories (appends dream only what is new). */
   @Column({ name: 'dreamed_length', type: 'integer', default: 0 })
   dreamedLength!: number;

@@ -1,106 +1,168 @@
-import { Worker } from 'node:worker_threads';
-import { FetchLimits, GuardedFetchError, guardedGet } from '../../common/guarded-fetch';
 import { parse as parseHtml, HTMLElement } from 'node-html-parser';
+import { checkTextLength, ExtractionError, ExtractionJob, ExtractionLimits, Extracted, looksLikeHtml, looksLikeJson, plainText } from './extraction';
+import { checkPdfStreams } from './pdf-streams';
+import { isZip, ZipArchive } from './zip-archive';
 
-export interface Extracted {
-  text: string;
-  type: string;
-  title?: string;
-}
-
-/** A document that cannot be processed; the message is kept on the document. */
-export class ExtractionError extends Error {}
-
-const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
-
-export function isUrl(content: string): boolean {
-  return URL_PATTERN.test(content.trim());
-}
+// Every parser here reads untrusted bytes, so this module runs only in the extraction process
+// (extraction-child.ts), under its memory and time limits; the server never loads it.
 
 const HTML_DROP = 'script, style, noscript, template, svg, nav, header, footer, aside, form, iframe, button';
 
-/** Readability-style text: the main/article element when there is one, boilerplate removed, blocks kept apart. */
-export function htmlToText(html: string): { text: string; title?: string } {
-  const root = parseHtml(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } });
-  const title = root.querySelector('title')?.text.trim() || root.querySelector('h1')?.text.trim() || undefined;
-  for (const node of root.querySelectorAll(HTML_DROP)) node.remove();
-  const main: HTMLElement = root.querySelector('article') ?? root.querySelector('main') ?? root.querySelector('body') ?? root;
-  const text = main.structuredText
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n');
-  return { text, title };
+/**
+ * Elements nested deeper than this are refused, as deep as Chromium's parser nests: node-html-parser
+ * recurses once per level when it collects text, and its stack runs out near 10,000.
+ */
+export const MAX_HTML_DEPTH = 512;
+
+/** Characters kept of a title: a title is a line, whatever a page puts in its `<title>`. */
+const MAX_TITLE_CHARS = 1000;
+
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+/** Elements whose content the parser takes as text, so tags inside them do not nest; each with the search for its end tag. */
+const TEXT_ELEMENTS = new Map(['script', 'style', 'noscript', 'pre'].map((name) => [name, new RegExp(`</${name}`, 'ig')]));
+/** An open element the parser closes when one of these opens inside it (node-html-parser's rules). */
+const CLOSED_BY_OPENING: Record<string, string[]> = {
+  li: ['li'],
+  p: ['p', 'div'],
+  b: ['div'],
+  td: ['td', 'th', 'tr', 'tbody', 'tfoot'],
+  th: ['td', 'th', 'tr', 'tbody', 'tfoot'],
+  tr: ['tr', 'tbody', 'tfoot'],
+  thead: ['tbody', 'tfoot'],
+  tbody: ['tbody', 'tfoot'],
+  dt: ['dt', 'dd'],
+  dd: ['dt', 'dd'],
+  ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => [h, [h]])),
+};
+
+/**
+ * Whether elements nest deeper than `max`, by one linear pass over the tags (no regular expression
+ * that could backtrack): an end tag closes up to the nearest open element of its name, as lenient
+ * parsers do, so sloppy pages with unclosed paragraphs or items are not taken for deep ones.
+ */
+function htmlNestsDeeperThan(html: string, max: number): boolean {
+  const open: string[] = [];
+  const openCount = new Map<string, number>();
+  const push = (name: string) => {
+    open.push(name);
+    openCount.set(name, (openCount.get(name) ?? 0) + 1);
+  };
+  const pop = () => {
+    const name = open.pop()!;
+    openCount.set(name, openCount.get(name)! - 1);
+    return name;
+  };
+  let at = 0;
+  while ((at = html.indexOf('<', at)) >= 0) {
+    if (html.startsWith('<!--', at)) {
+      const end = html.indexOf('-->', at + 4);
+      if (end < 0) break;
+      at = end + 3;
+      continue;
+    }
+    const closing = html[at + 1] === '/';
+    const name = /^[a-zA-Z][-.:0-9_a-zA-Z]*/.exec(html.slice(at + (closing ? 2 : 1), at + 66))?.[0].toLowerCase();
+    if (!name) {
+      at++;
+      continue;
+    }
+    const end = html.indexOf('>', at);
+    if (end < 0) break;
+    if (closing) {
+      if (openCount.get(name)) while (pop() !== name);
+    } else if (TEXT_ELEMENTS.has(name)) {
+      const endTag = TEXT_ELEMENTS.get(name)!;
+      endTag.lastIndex = end;
+      const close = endTag.exec(html);
+      if (!close) break;
+      at = close.index;
+      continue;
+    } else if (!VOID_ELEMENTS.has(name) && html[end - 1] !== '/') {
+      while (open.length > 0 && CLOSED_BY_OPENING[open[open.length - 1]]?.includes(name)) pop();
+      push(name);
+      if (open.length > max) return true;
+    }
+    at = end + 1;
+  }
+  return false;
 }
 
-export function looksLikeHtml(text: string): boolean {
-  return /^\s*(<!doctype html|<html|<head|<body)/i.test(text) || /<(p|div|article|h[1-6]|span|br)\b[^>]*>/i.test(text.slice(0, 5000));
+/** Readability-style text: the main/article element when there is one, boilerplate removed, blocks kept apart. */
+export function htmlToText(html: string): { text: string; title?: string } {
+  const tooDeep = () => new ExtractionError(`HTML nests elements more than ${MAX_HTML_DEPTH} deep`);
+  if (htmlNestsDeeperThan(html, MAX_HTML_DEPTH)) throw tooDeep();
+  try {
+    const root = parseHtml(html, { blockTextElements: { script: false, style: false, noscript: false, pre: true } });
+    const title = root.querySelector('title')?.text.trim() || root.querySelector('h1')?.text.trim() || undefined;
+    for (const node of root.querySelectorAll(HTML_DROP)) node.remove();
+    const main: HTMLElement = root.querySelector('article') ?? root.querySelector('main') ?? root.querySelector('body') ?? root;
+    const text = main.structuredText
+      .split('\n')
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join('\n');
+    return { text, title };
+  } catch (error) {
+    // The parser nests some markup the scan above does not count (it keeps ignored end tags open).
+    if (error instanceof RangeError && /call stack/.test(error.message)) throw tooDeep();
+    throw error;
+  }
 }
 
 /** Plain text of a JSON document: pretty-printed, so keys and values are searchable words. */
 function jsonToText(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!/^[[{]/.test(trimmed)) return undefined;
+  if (!looksLikeJson(text)) return undefined;
   try {
-    return JSON.stringify(JSON.parse(trimmed), null, 2);
+    return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
+    // Not JSON, or nested too deep to print: kept as the text it is.
     return undefined;
   }
 }
 
 /** Text, markdown, HTML or JSON sent as a string. */
-export function extractText(content: string): Extracted {
+function extractText(content: string): Extracted {
   if (looksLikeHtml(content)) {
     const { text, title } = htmlToText(content);
     return { text, type: 'text', title };
   }
   const json = jsonToText(content);
   if (json !== undefined) return { text: json, type: 'text' };
-  const heading = /^#\s+(.+)$/m.exec(content);
-  return { text: content, type: 'text', title: heading?.[1]?.trim() };
+  return plainText(content);
 }
 
-// PDF parsing runs in a worker thread: pdf.js is CPU-heavy (it must not stall searches) and ESM-only
-// inside, which a worker loads natively whatever module system hosts the server.
-const PDF_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
-(async () => {
-  const { PDFParse } = await import(pathToFileURL(workerData.module).href);
-  const parser = new PDFParse({ data: workerData.data });
+async function pdfText(data: Buffer, limits: ExtractionLimits): Promise<string> {
+  await checkPdfStreams(data, limits);
+  // Loaded on the first PDF only (pdf.js is most of this process's start-up).
+  const { PDFParse } = require('pdf-parse') as typeof import('pdf-parse');
+  const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
-    const result = await parser.getText();
-    parentPort.postMessage({ text: result.text });
+    return (await parser.getText()).text;
+  } catch (error) {
+    throw new ExtractionError(`Could not read the PDF: ${(error as Error).message}`);
   } finally {
     await parser.destroy();
   }
-})().catch((error) => parentPort.postMessage({ error: String(error && error.message || error) }));
-`;
-
-function pdfText(data: Buffer, timeoutMs = 60_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(PDF_WORKER, { eval: true, workerData: { module: require.resolve('pdf-parse'), data: new Uint8Array(data) } });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new ExtractionError(`PDF text extraction took longer than ${timeoutMs} ms`));
-    }, timeoutMs);
-    worker.once('message', (message: { text?: string; error?: string }) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      if (message.error !== undefined) reject(new ExtractionError(`Could not read the PDF: ${message.error}`));
-      else resolve(message.text ?? '');
-    });
-    worker.once('error', (error) => {
-      clearTimeout(timer);
-      reject(new ExtractionError(`Could not read the PDF: ${error.message}`));
-    });
-  });
 }
 
-async function docxText(data: Buffer): Promise<string> {
+async function docxText(archive: ZipArchive): Promise<string> {
   const mammoth = require('mammoth') as typeof import('mammoth'); // loaded on the first DOCX only
-  const result = await mammoth.extractRawText({ buffer: data });
-  return result.value;
+  // mammoth reads parts through this object instead of its own unzip, so every part is inflated by
+  // ZipArchive, within the sizes its directory declared.
+  const file = {
+    exists: (name: string) => archive.has(name),
+    read: (name: string, encoding?: string) => {
+      const data = archive.read(name);
+      return Promise.resolve(encoding === 'base64' ? data.toString('base64') : encoding ? new TextDecoder(encoding).decode(data) : data);
+    },
+  };
+  try {
+    const result = await mammoth.extractRawText({ file } as unknown as Parameters<typeof mammoth.extractRawText>[0]);
+    return result.value;
+  } catch (error) {
+    if (error instanceof ExtractionError) throw error;
+    throw new ExtractionError(`Could not read the DOCX: ${(error as Error).message}`);
+  }
 }
 
 export type FileKind = 'pdf' | 'docx' | 'html' | 'json' | 'text' | 'unsupported';
@@ -122,14 +184,23 @@ export function fileKind(name: string | null, mime: string | null, fileType: str
   return 'unsupported';
 }
 
-export async function extractFile(data: Buffer, name: string | null, mime: string | null, fileType: string | null): Promise<Extracted> {
+/** What a zip container is called in messages: its extension (`DOCX`, `XLSX`, …) or `ZIP archive`. */
+function archiveLabel(name: string | null): string {
+  const ext = /\.([a-z0-9]{1,5})$/i.exec(name ?? '')?.[1];
+  return ext && ext.toLowerCase() !== 'zip' ? ext.toUpperCase() : 'ZIP archive';
+}
+
+async function extractFile(data: Buffer, name: string | null, mime: string | null, fileType: string | null, limits: ExtractionLimits): Promise<Extracted> {
   const kind = fileKind(name, mime, fileType, data.subarray(0, 4096));
   const title = name ?? undefined;
+  // Every zip container is judged by its directory first, whatever it is and whether Keel reads it.
+  const archive = isZip(data) ? ZipArchive.open(data, limits, kind === 'docx' ? 'DOCX' : archiveLabel(name)) : undefined;
   switch (kind) {
     case 'pdf':
-      return { text: await pdfText(data), type: 'pdf', title };
+      return { text: await pdfText(data, limits), type: 'pdf', title };
     case 'docx':
-      return { text: await docxText(data), type: 'text', title };
+      if (!archive) throw new ExtractionError('Could not read the DOCX: it is not a ZIP archive');
+      return { text: await docxText(archive), type: 'text', title };
     case 'html': {
       const page = htmlToText(data.toString('utf8'));
       return { text: page.text, type: 'webpage', title: page.title ?? title };
@@ -143,16 +214,21 @@ export async function extractFile(data: Buffer, name: string | null, mime: strin
   }
 }
 
-/** Fetch a URL with size, time and redirect caps and no private addresses, then extract its text. */
-export async function extractUrl(address: string, limits: FetchLimits): Promise<Extracted & { url: string }> {
-  const { url, response, body } = await guardedGet(address, limits, 'text/html,application/pdf,text/*,*/*;q=0.5').catch((error: unknown) => {
-    throw error instanceof GuardedFetchError ? new ExtractionError(error.message) : error;
-  });
-  const status = response.statusCode ?? 0;
-  if (status >= 400) throw new ExtractionError(`Fetching ${url.href} answered HTTP ${status}`);
-  const mime = String(response.headers['content-type'] ?? '').split(';')[0].trim() || null;
-  const name = url.pathname.split('/').pop() || null;
-  const kind = fileKind(name, mime, null, body.subarray(0, 4096));
-  const extracted = kind === 'html' || kind === 'unsupported' && looksLikeHtml(body.toString('utf8', 0, 5000)) ? { ...htmlToText(body.toString('utf8')), type: 'webpage' } : await extractFile(body, name, mime, null);
-  return { ...extracted, title: extracted.title ?? url.href, url: url.href };
+/** A fetched page: HTML (also when it says nothing but looks like it), else read as a file of its type. */
+async function extractPage(data: Buffer, name: string | null, mime: string | null, limits: ExtractionLimits): Promise<Extracted> {
+  const kind = fileKind(name, mime, null, data.subarray(0, 4096));
+  if (kind === 'html' || (kind === 'unsupported' && looksLikeHtml(data.toString('utf8', 0, 5000)))) return { ...htmlToText(data.toString('utf8')), type: 'webpage' };
+  return extractFile(data, name, mime, null, limits);
+}
+
+/** Reads one job within the limits; ExtractionError says why a document cannot be read. */
+export async function extract(job: ExtractionJob, limits: ExtractionLimits): Promise<Extracted> {
+  const extracted =
+    job.source === 'text'
+      ? extractText(job.content)
+      : job.source === 'file'
+        ? await extractFile(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength), job.name, job.mime, job.fileType, limits)
+        : await extractPage(Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength), job.name, job.mime, limits);
+  checkTextLength(extracted.text, limits);
+  return extracted.title === undefined ? extracted : { ...extracted, title: extracted.title.slice(0, MAX_TITLE_CHARS) };
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
-import { ExtractionError } from './content-extractor';
+import { ExtractionError } from './extraction';
 
 const BATCH = 64;
 
