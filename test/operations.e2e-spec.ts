@@ -266,7 +266,7 @@ describe(`keel backup and restore (${engine})`, () => {
       // Killed once it is writing: the SQLite file it builds exists, or PostgreSQL shows its inserts.
       for (let writing = false; !writing; await new Promise((r) => setTimeout(r, 10))) {
         writing = target.env.DATABASE_URL
-          ? ((await sql({ ...target.env, DATABASE_URL: testDatabaseServer! }, `SELECT 1 FROM pg_stat_activity WHERE datname = '${new URL(target.env.DATABASE_URL).pathname.slice(1)}' AND query LIKE 'INSERT INTO "session"%'`)) as unknown[]).length > 0
+          ? ((await sql({ ...target.env, DATABASE_URL: testDatabaseServer! }, `SELECT 1 FROM pg_stat_activity WHERE datname = '${new URL(target.env.DATABASE_URL).pathname.slice(1)}' AND query LIKE 'INSERT INTO "session"%'`))).length > 0
           : readdirSync(target.env.KEEL_DATA_DIR).some((f) => f.startsWith('keel.sqlite.restoring-'));
         expect(child.exitCode).toBeNull();
       }

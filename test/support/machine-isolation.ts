@@ -17,6 +17,8 @@ export default function isolateFromMachine(): void {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'keel-machine-')));
   for (const dir of ['home', 'config']) mkdirSync(join(root, dir));
   process.env[ROOT_VARIABLE] = root;
+  // Kept for the tests that run npm as the machine's user does (its npmrc, its cache): test/package.
+  process.env.KEEL_TEST_REAL_HOME ??= process.env.HOME;
   process.env.HOME = join(root, 'home');
   process.env.XDG_CONFIG_HOME = join(root, 'config');
   for (const name of ['OPENCODE_CONFIG', 'OPENCODE_CONFIG_CONTENT', 'OPENCODE_CONFIG_DIR', 'OPENCODE_PERMISSION']) delete process.env[name];
