@@ -18,141 +18,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { machineLine, percentile } from './lib/figures.mjs';
 import { freshDatabase, startKeel } from './lib/keel-server.mjs';
+import { seedDocuments } from './lib/documents.mjs';
 import { wordSource } from './lib/words.mjs';
 
 const require = createRequire(import.meta.url);
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
-const STATUSES = ['done', 'done', 'done', 'done', 'failed', 'queued'];
-const TAGS = ['user_1', 'user_2', 'user_3', 'team_a', 'team_b'];
-
-// Chunk text: Zipf-distributed words (bench/lib/words.mjs, as bench/memory-ingest.mjs), so a query
-// word is in some chunks, not in all of them.
-const { rand, word, vocabulary: VOCAB } = wordSource(42);
+// Queries: Zipf-distributed words, as the seeded chunks are (bench/lib/documents.mjs).
+const { rand, vocabulary: VOCAB } = wordSource(7);
 const queryText = () =>
   Array.from({ length: 1 + Math.floor(rand() * 3) }, () => VOCAB[Math.floor(rand() * 2000)]).join(' ');
-const chunkText = (i) => `Document ${i}: ${Array.from({ length: 40 }, word).join(' ')}.`;
-
-const columns = [
-  'id',
-  'custom_id',
-  'content',
-  'title',
-  'type',
-  'source',
-  'task_type',
-  'dreaming',
-  'status',
-  'dreaming_status',
-  'error',
-  'metadata',
-  'container_tag',
-  'container_tags',
-  'revision',
-  'dreamed_length',
-  'created_at',
-  'updated_at',
-];
-function row(i, content) {
-  const status = STATUSES[i % STATUSES.length];
-  const tag = TAGS[i % TAGS.length];
-  // Finished rows only: an unfinished one would be claimed by the pipeline while we measure.
-  const final = status === 'queued' ? 'done' : status;
-  const at = Date.UTC(2026, 0, 1) + i * 60_000;
-  return [
-    `bench${String(i).padStart(17, '0')}`,
-    null,
-    content,
-    `Document ${i}`,
-    i % 10 === 0 ? 'webpage' : 'text',
-    'text',
-    'memory',
-    'dynamic',
-    final,
-    'done',
-    final === 'failed' ? 'extraction failed' : null,
-    JSON.stringify({ n: i % 100 }),
-    tag,
-    JSON.stringify([tag]),
-    0,
-    0,
-    at,
-    at,
-  ];
-}
-
-const chunkColumns = ['document_id', 'position', 'content', 'start_offset', 'end_offset', 'created_at'];
-const chunkRow = (i, content) => [
-  `bench${String(i).padStart(17, '0')}`,
-  0,
-  content,
-  0,
-  content.length,
-  Date.UTC(2026, 0, 1) + i * 60_000,
-];
-
-async function seed(keelEnv) {
-  if (keelEnv.databaseUrl) {
-    const { Client } = require('pg');
-    const client = new Client({ connectionString: keelEnv.databaseUrl });
-    await client.connect();
-    await client.query('BEGIN');
-    const insert = (table, names, rows) =>
-      client.query(
-        `INSERT INTO ${table} (${names.join(', ')}) VALUES ${rows
-          .map((_, r) => `(${names.map((__, c) => `$${r * names.length + c + 1}`).join(', ')})`)
-          .join(', ')}`,
-        rows.flat(),
-      );
-    for (let i = 0; i < DOCS; i += 1000) {
-      const ids = Array.from({ length: Math.min(1000, DOCS - i) }, (_, k) => i + k);
-      const texts = ids.map(chunkText);
-      await insert(
-        'memory_document',
-        columns,
-        ids.map((n, k) => row(n, texts[k])),
-      );
-      await insert(
-        'memory_chunk',
-        chunkColumns,
-        ids.map((n, k) => chunkRow(n, texts[k])),
-      );
-    }
-    // The rows FullTextIndex.indexChunks writes (words and the document's container tags).
-    await client.query(
-      `INSERT INTO memory_chunk_search (chunk_id, tsv)
-       SELECT c.id, to_tsvector('english', c.content) || array_to_tsvector(ARRAY(SELECT 'container ' || jsonb_array_elements_text(COALESCE(d.container_tags, '[]')::jsonb)))
-       FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id`,
-    );
-    await client.query('COMMIT');
-    // What autovacuum does a moment after such an insert (statistics, and the visibility map that lets
-    // COUNT(*) read an index instead of the table), and the write-back of the seed, done now, so the
-    // measurements below see the table as it is once the server has been running a while.
-    await client.query('VACUUM ANALYZE');
-    await client.query('CHECKPOINT');
-    await client.end();
-  } else {
-    const Database = require('better-sqlite3');
-    const db = new Database(join(keelEnv.dataDir, 'keel.sqlite'));
-    const insert = db.prepare(
-      `INSERT INTO memory_document (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    );
-    const insertChunk = db.prepare(
-      `INSERT INTO memory_chunk (${chunkColumns.join(', ')}) VALUES (${chunkColumns.map(() => '?').join(', ')})`,
-    );
-    db.transaction(() => {
-      for (let i = 0; i < DOCS; i++) {
-        const text = chunkText(i);
-        insert.run(row(i, text));
-        insertChunk.run(chunkRow(i, text));
-      }
-      // The rows FullTextIndex.indexChunks writes.
-      db.exec('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk');
-    })();
-    db.close();
-  }
-}
 
 async function timed(fn) {
   const started = performance.now();
@@ -176,7 +52,7 @@ const database = await freshDatabase();
 const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-docs-'));
 let keel = await startKeel({ databaseUrl: database.url, env: { KEEL_DATA_DIR: dataDir } });
 await keel.stop().catch(() => undefined);
-const seedMs = await timed(() => seed({ databaseUrl: database.url, dataDir }));
+const seedMs = await timed(() => seedDocuments({ databaseUrl: database.url, dataDir }, DOCS));
 keel = await startKeel({ databaseUrl: database.url, env: { KEEL_DATA_DIR: dataDir } });
 
 const list = async (body) => {

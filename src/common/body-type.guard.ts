@@ -17,9 +17,8 @@ function hasBody(req: Request): boolean {
 
 /**
  * Request bodies must be JSON, or what the route declares with `@Consumes` (multipart where an API
- * takes files). A form or `text/plain` body, which
- * another site's page can send without a preflight, is refused before any handler acts on a request
- * whose body it never read.
+ * takes files). A form or `text/plain` body, which another site's page can send without a preflight,
+ * is refused before any handler acts on a request whose body it never read.
  */
 @Injectable()
 export class BodyTypeGuard implements CanActivate {

@@ -70,6 +70,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { env: 'OPENCODE_PERMISSION', default: 'unset', description: 'A permission config as JSON, merged over the others.' },
       { env: 'XDG_CONFIG_HOME', default: '~/.config', description: 'Base of the global opencode config directory (<base>/opencode).' },
       { env: 'HOME', default: 'the user\'s home', description: 'Where ~ in config paths and the default allowed directory point.' },
+      { env: 'PATH', default: 'the user\'s', description: 'Where terminals, the bash tool and keel doctor find programs (git, bash).' },
       { env: 'SHELL', default: '/bin/sh (terminals), bash (the bash tool)', description: 'The shell terminals start, and the bash tool uses when it is bash.' },
     ],
   },
@@ -137,3 +138,17 @@ export const SETTING_GROUPS: SettingGroup[] = [
 
 /** Every setting, flat. */
 export const SETTINGS: SettingSpec[] = SETTING_GROUPS.flatMap((group) => group.settings);
+
+/** The settings as Markdown tables, one per group: the generated part of docs/configuration.md. */
+export function settingsMarkdown(groups: SettingGroup[] = SETTING_GROUPS): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  return groups
+    .map((group) => {
+      const rows = group.settings.map((s) => {
+        const names = [`\`${s.env}\``, ...(s.aliases ?? []).map((a) => `\`${a}\``)].join(', ');
+        return `| ${names}${s.flag ? ` (\`${s.flag}\`)` : ''} | ${cell(s.default)} | ${cell(s.description)} |`;
+      });
+      return [`## ${group.title}`, '', '| variable | default | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+    })
+    .join('\n\n');
+}
