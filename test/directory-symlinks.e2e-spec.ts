@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, u
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expectReferenceSchema } from './support/reference-schema';
+import { expectSessionBadRequest } from './support/error-bodies';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 import { ScriptedProvider } from './support/scripted-provider';
 
@@ -11,10 +11,7 @@ import { ScriptedProvider } from './support/scripted-provider';
 async function expectBadRequest(response: Response, field: string): Promise<string> {
   const text = await response.text();
   expect(response.status).toBe(400);
-  const body = JSON.parse(text) as { error: { path: (string | number)[] }[]; success: boolean };
-  expectReferenceSchema({ ...body, errors: body.error }, 'BadRequestError');
-  expect(body.success).toBe(false);
-  expect(body.error[0].path).toEqual([field]);
+  expectSessionBadRequest(JSON.parse(text), field);
   return text;
 }
 

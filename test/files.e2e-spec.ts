@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFiles } from './support/config-home';
+import { expectSessionBadRequest } from './support/error-bodies';
 import { expectReferenceResponse, expectReferenceSchema } from './support/reference-schema';
 import { freshProcessEnv, spawnKeel, startKeel, tempDir, TestKeel } from './support/keel';
 
@@ -15,10 +16,7 @@ async function expectBadRequest(
 ): Promise<void> {
   const { error, response } = await call;
   expect(response.status).toBe(400);
-  const body = error as { error: { path: (string | number)[] }[]; success: boolean };
-  expectReferenceSchema({ ...body, errors: body.error }, 'BadRequestError');
-  expect(body.success).toBe(false);
-  expect(body.error[0].path).toEqual([field]);
+  expectSessionBadRequest(error, field);
 }
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');

@@ -9,6 +9,7 @@ import { SessionStatusService } from '../src/sessions/session-status.service';
 import { RevertService } from '../src/snapshots/revert.service';
 import { SnapshotService } from '../src/snapshots/snapshot.service';
 import { messageFixtures, MessageFixtures } from './support/message-fixtures';
+import { expectSessionError } from './support/error-bodies';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
@@ -123,13 +124,7 @@ describe('session revert / unrevert over snapshots', () => {
   ) {
     const { error, response } = await promise;
     expect(response.status).toBe(status);
-    if (name === 'BadRequestError') {
-      const body = error as { error: unknown[] };
-      expectReferenceSchema({ ...body, errors: body.error }, 'BadRequestError');
-    } else {
-      expect((error as { name: string }).name).toBe(name);
-      if (name === 'NotFoundError') expectReferenceSchema(error, 'NotFoundError');
-    }
+    expectSessionError(error, name);
     return error as any;
   }
 

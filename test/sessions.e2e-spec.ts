@@ -8,6 +8,7 @@ import { PermissionService } from '../src/permissions/permission.service';
 import { SessionStatusService } from '../src/sessions/session-status.service';
 import { SessionService } from '../src/sessions/session.service';
 import { TodoService } from '../src/sessions/todo.service';
+import { expectSessionBadRequest } from './support/error-bodies';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
@@ -17,11 +18,8 @@ type Client = ReturnType<typeof createOpencodeClient>;
 async function expectError(promise: Promise<{ data?: unknown; error?: unknown; response: Response }>, status: number, schema?: string) {
   const { error, response } = await promise;
   expect(response.status).toBe(status);
-  if (schema === 'BadRequestError') {
-    const body = error as { data: unknown; error: unknown[]; success: false };
-    expect(body.success).toBe(false);
-    expectReferenceSchema({ ...body, errors: body.error }, 'BadRequestError');
-  } else if (schema) expectReferenceSchema(error, schema);
+  if (schema === 'BadRequestError') expectSessionBadRequest(error);
+  else if (schema) expectReferenceSchema(error, schema);
   return error as any;
 }
 
