@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CurrentInstance } from '../common/current-instance.decorator';
-import { git } from '../common/git';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { Operation } from '../openapi/operation.decorator';
@@ -89,13 +88,5 @@ export class ProjectsController {
       worktree: instance.worktree,
       directory: instance.directory,
     };
-  }
-
-  @Get('vcs')
-  @Operation('vcs.get')
-  async vcs(@CurrentInstance() instance: Instance): Promise<{ branch: string } | null> {
-    if (instance.project.vcs !== 'git') return null;
-    const branch = await git(instance.directory, ['rev-parse', '--abbrev-ref', 'HEAD']);
-    return branch ? { branch } : null;
   }
 }
