@@ -267,6 +267,8 @@ export class ConfigService {
       keybinds: { ...referenceConfigSchema.keybindDefaults(), ...(config.keybinds as JsonObject | undefined) },
       agent: config.agent ?? {},
       mode: config.mode ?? {},
+      // opencode 1.18 fills `command` too.
+      command: config.command ?? {},
       plugin: config.plugin ?? [],
     };
   }

@@ -91,7 +91,7 @@ export function modelV2(source: ProviderSource, model: ModelInfo): ModelV2Info {
       output: MODALITIES.filter((m) => model.capabilities.output[m]),
     },
     request: { headers: model.headers, body: model.options },
-    variants: Object.entries(model.variants ?? {}).map(([id, body]) => ({ id, headers: {}, body })),
+    variants: Object.entries(model.variants).map(([id, body]) => ({ id, headers: {}, body })),
     time: { released: Number.isFinite(released) ? released : 0 },
     cost: [
       { input: model.cost.input, output: model.cost.output, cache: model.cost.cache },

@@ -70,7 +70,7 @@ export interface ModelInfo {
   options: Record<string, unknown>;
   headers: Record<string, string>;
   release_date: string;
-  variants?: Record<string, Record<string, unknown>>;
+  variants: Record<string, Record<string, unknown>>;
 }
 
 /** The reference `Provider` (without `key`: credentials are never sent). */
@@ -156,7 +156,8 @@ function toModelInfo(provider: CatalogProvider, modelID: string, model: CatalogM
     options: model.options ?? {},
     headers: model.headers ?? {},
     release_date: model.release_date,
-    ...(model.variants ? { variants: model.variants } : {}),
+    // opencode 1.18 always sends the variants (reasoning efforts and such), `{}` for none.
+    variants: model.variants ?? {},
   };
 }
 
