@@ -6,10 +6,14 @@ export interface RecordedCall {
   method: string;
   /** Path and query as the client sent them. */
   url: string;
+  /** The request body (up to 64 KB). */
+  requestBody: string;
   status: number;
   /** The response body, decompressed (event streams: what arrived before the client left, up to 1 MB). */
   body: string;
   contentType: string;
+  /** Why the request could not be forwarded (answered 502). */
+  error?: string;
 }
 
 /**
@@ -26,7 +30,10 @@ export class RouteRecorder {
     const recorder = new RouteRecorder();
     const upstream = new URL(target);
     recorder.server = createServer((req, res) => {
-      const call: RecordedCall = { method: req.method ?? 'GET', url: req.url ?? '/', status: 0, body: '', contentType: '' };
+      const call: RecordedCall = { method: req.method ?? 'GET', url: req.url ?? '/', requestBody: '', status: 0, body: '', contentType: '' };
+      req.on('data', (chunk: Buffer) => {
+        if (call.requestBody.length < 65_536) call.requestBody += chunk.toString();
+      });
       recorder.calls.push(call);
       const forward = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
@@ -60,7 +67,8 @@ export class RouteRecorder {
           answer.on('error', () => res.destroy());
         },
       );
-      forward.on('error', () => {
+      forward.on('error', (error) => {
+        call.error ??= error.message;
         call.status = 502;
         if (!res.headersSent) res.writeHead(502).end();
         else res.destroy();
@@ -69,7 +77,7 @@ export class RouteRecorder {
       req.pipe(forward);
     });
     recorder.server.on('upgrade', (req, socket, head) => {
-      recorder.calls.push({ method: req.method ?? 'GET', url: req.url ?? '/', status: 101, body: '', contentType: 'websocket' });
+      recorder.calls.push({ method: req.method ?? 'GET', url: req.url ?? '/', requestBody: '', status: 101, body: '', contentType: 'websocket' });
       const target = connect(Number(upstream.port), upstream.hostname, () => {
         const lines = [`${req.method} ${req.url} HTTP/1.1`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${k === 'host' ? upstream.host : String(v)}`)];
         target.write(`${lines.join('\r\n')}\r\n\r\n`);
