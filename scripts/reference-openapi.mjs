@@ -12,6 +12,8 @@
 //   (401, 500, 503) are left out, as the seed document leaves them out.
 // - A component whose name the seed document uses for a different schema (`VcsInfo`) is renamed
 //   with the suffix `_1_18_33`, so both documents' components can live in one `/doc`.
+// - `VcsInfo`'s members may be null: the reference answers `{"branch": null, "default_branch": null}`
+//   outside git and `default_branch: null` when there is none (its document says optional strings).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +106,8 @@ for (const name of renamed) {
   rewritten.schemas[`${name}${SUFFIX}`] = rewritten.schemas[name];
   delete rewritten.schemas[name];
 }
+
+for (const member of ['branch', 'default_branch']) rewritten.schemas[`VcsInfo${SUFFIX}`].properties[member] = { anyOf: [{ type: 'string' }, { type: 'null' }] };
 
 const out = {
   openapi: doc.openapi,

@@ -65,7 +65,7 @@ describe('version control of the directory, as opencode 1.18.33 answers it (issu
     for (const expected of scenario.answers) {
       const actual = await get(dir, expected.path);
       expect({ path: expected.path, status: actual.status, body: actual.body }).toEqual(expected);
-      if (expected.path.startsWith('/vcs/')) expectReferenceResponse(actual.raw, expected.path.startsWith('/vcs/diff') ? 'vcs.diff' : 'vcs.status');
+      expectReferenceResponse(actual.raw, expected.path.startsWith('/vcs/diff') ? 'vcs.diff' : expected.path === '/vcs' ? 'vcs.get' : 'vcs.status');
     }
   });
 
