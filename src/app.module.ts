@@ -5,6 +5,7 @@ import { HttpErrorFilter } from './common/http-error.filter';
 import { HttpShutdown } from './common/http-shutdown';
 import { TextInputGuard } from './common/text-input.guard';
 import { KeelSettings } from './common/settings';
+import { ROUTING_PREFIXES } from './common/surface';
 import { SettingsModule } from './common/settings.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
@@ -14,12 +15,18 @@ import { DirectoryMiddleware } from './projects/directory.middleware';
 import { ProjectsModule } from './projects/projects.module';
 import { FEATURE_MODULES } from './feature-modules';
 
-/** Routes outside the session surface: they take no `?directory=` and have no Instance. */
+/**
+ * Routes outside the session surface: they take no `?directory=` and have no Instance. Under
+ * `/api/` only the routing manager's prefixes: opencode's own `/api/*` routes are session routes.
+ */
 export const NON_INSTANCE_ROUTES = [
   { path: 'global/{*rest}', method: RequestMethod.ALL },
   { path: 'v3/{*rest}', method: RequestMethod.ALL },
   { path: 'v4/{*rest}', method: RequestMethod.ALL },
-  { path: 'api/{*rest}', method: RequestMethod.ALL },
+  ...ROUTING_PREFIXES.flatMap((prefix) => [
+    { path: prefix.slice(1), method: RequestMethod.ALL },
+    { path: `${prefix.slice(1)}/{*rest}`, method: RequestMethod.ALL },
+  ]),
   { path: 'health', method: RequestMethod.ALL },
   { path: 'metrics', method: RequestMethod.GET },
   { path: 'doc', method: RequestMethod.ALL },

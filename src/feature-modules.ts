@@ -14,9 +14,11 @@ import { SnapshotsModule } from './snapshots/snapshots.module';
 import { AssistantModule } from './assistant/assistant.module';
 import { FilesModule } from './files/files.module';
 import { ShareModule } from './share/share.module';
+import { VcsModule } from './vcs/vcs.module';
+import { SkillsModule } from './skills/skills.module';
 
 /**
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule, AssistantModule, FilesModule, ShareModule];
+export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule, AssistantModule, FilesModule, ShareModule, VcsModule, SkillsModule];

@@ -57,6 +57,7 @@ describe('commands: built-ins, config entries and markdown commands with hints',
     expect(byName.init.template).toContain(repo);
     expect(byName.test).toEqual({
       name: 'test',
+      source: 'command',
       template: 'Run the $2 tests of $1, then $ARGUMENTS and $1 again',
       description: 'Run tests',
       agent: 'build',

@@ -39,7 +39,8 @@ describe('foundation: health, projects, directories, errors, event streams', () 
     expectReferenceSchema(project, 'Project');
     expect(project).toMatchObject({ id: rootCommit, worktree: repoDir, vcs: 'git' });
     const { data: vcs } = await repo.vcs.get();
-    expect(vcs).toEqual({ branch: 'trunk' });
+    // No main, master or remote: no branch to compare with (opencode 1.18.33 answers null).
+    expect(vcs).toEqual({ branch: 'trunk', default_branch: null });
 
     const plain = createOpencodeClient({ baseUrl: keel.url, directory: plainDir });
     const { data: global } = await plain.project.current();

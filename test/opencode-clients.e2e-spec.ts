@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectReferenceSchema } from './support/reference-schema';
 import { AssistantHarness, startAssistantHarness } from './support/assistant-harness';
+import { SseClient } from './support/sse';
 
 /**
  * What opencode clients newer than the seed (1.1.11, 1.18.33) need beyond the seed's interface. They
@@ -126,7 +127,8 @@ describe('newer opencode clients: permission.asked and /permission/{id}/reply, s
   });
 
   it("opencode's own /api/* routes answer in the session dialect, the routing manager's in its own", async () => {
-    for (const path of ['/api/agent', '/api/session', '/api/model']) {
+    // Served: /api/agent, /api/model, … (test/opencode-v2-api.e2e-spec.ts). Not served: the rest of opencode's v2 API.
+    for (const path of ['/api/session', '/api/health', '/api/pty']) {
       const res = await fetch(`${harness.keel.url}${path}`);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ name: 'NotFoundError', data: { message: `Route not found: GET ${path}` } });
@@ -166,6 +168,55 @@ describe('newer opencode clients: permission.asked and /permission/{id}/reply, s
       expectReferenceSchema(event, `Event.${event.type}`);
     }
     expect(parts.some((e: any) => typeof e.properties.delta === 'string')).toBe(true);
+  });
+
+  it('streams text and reasoning as message.part.delta (1.18) before each message.part.updated with delta (1.0, 1.1); both rebuild the same text', async () => {
+    const { client, scripted, events } = harness;
+    const sessionID = await newSession();
+    scripted.reply({ steps: [{ reasoning: 'Let me ' }, { reasoning: 'think.' }, { text: 'Hello ' }, { text: '"wide" ' }, { text: 'world' }] });
+    await client.session.prompt({ sessionID, parts: [{ type: 'text', text: 'stream it' }] });
+    const stream = events.frames.filter(
+      (e: any) => (e.type === 'message.part.delta' || e.type === 'message.part.updated') && e.properties.sessionID === sessionID,
+    ) as any[];
+    const deltas = stream.filter((e) => e.type === 'message.part.delta');
+    expect(deltas.map((e) => e.properties.delta)).toEqual(['Let me ', 'think.', 'Hello ', '"wide" ', 'world']);
+    for (const delta of deltas) {
+      // As opencode 1.18.33 sends it; the whole-part update follows with the same delta.
+      expect(Object.keys(delta.properties)).toEqual(['sessionID', 'messageID', 'partID', 'field', 'delta']);
+      expect(delta.properties).toMatchObject({ sessionID, field: 'text' });
+      const next = stream[stream.indexOf(delta) + 1];
+      expect(next).toMatchObject({ type: 'message.part.updated', properties: { delta: delta.properties.delta, part: { id: delta.properties.partID, messageID: delta.properties.messageID } } });
+    }
+    // 1.18 appends deltas to the part it holds and takes whole parts; 1.0/1.1 take whole parts. After every event both agree.
+    const newer = new Map<string, string>();
+    const older = new Map<string, string>();
+    for (const e of stream) {
+      if (e.type === 'message.part.delta') {
+        if (newer.has(e.properties.partID)) newer.set(e.properties.partID, newer.get(e.properties.partID)! + e.properties.delta);
+        continue;
+      }
+      const part = e.properties.part;
+      if (typeof part.text !== 'string') continue;
+      newer.set(part.id, part.text);
+      older.set(part.id, part.text);
+      expect(newer.get(part.id)).toBe(older.get(part.id));
+    }
+    expect([...older.values()]).toEqual(expect.arrayContaining(['Let me think.', 'Hello "wide" world']));
+  });
+
+  it('names the project on /global/event envelopes of a directory', async () => {
+    const { client, dir } = harness;
+    const global = await SseClient.open(`${harness.keel.url}/global/event`);
+    try {
+      const { data: project } = await client.project.current();
+      const sessionID = await newSession();
+      const created = await global.next<any>((f) => f.payload?.type === 'session.created' && f.payload.properties.info.id === sessionID);
+      expect(Object.keys(created)).toEqual(['directory', 'project', 'payload']);
+      expect(created).toMatchObject({ directory: dir, project: project!.id });
+      expect(global.raw).toContain(`{"directory":${JSON.stringify(dir)},"project":${JSON.stringify(project!.id)},"payload":`);
+    } finally {
+      global.close();
+    }
   });
 
 });

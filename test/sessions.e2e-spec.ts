@@ -69,8 +69,9 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     await global.next((f) => f.directory === dir && f.payload.type === 'session.updated' && f.payload.properties.info.id === session!.id);
     const globalMine = global.frames.filter((f: any) => f.payload?.properties?.info?.id === session!.id);
     expect(globalMine).toEqual([
-      { directory: dir, payload: { type: 'session.created', properties: { sessionID: session!.id, info: session } } },
-      { directory: dir, payload: { type: 'session.updated', properties: { sessionID: session!.id, info: session } } },
+      // `project` names the directory's project, as opencode 1.18 sends it.
+      { directory: dir, project: session!.projectID, payload: { type: 'session.created', properties: { sessionID: session!.id, info: session } } },
+      { directory: dir, project: session!.projectID, payload: { type: 'session.updated', properties: { sessionID: session!.id, info: session } } },
     ]);
     events.close();
     global.close();

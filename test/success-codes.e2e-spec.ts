@@ -115,11 +115,31 @@ describe('success statuses of the session surface match the reference (issue 12)
       ['file.read', '/file/content?path=a.txt'],
       ['file.status', '/file/status'],
       ['pty.list', '/pty'],
+      // Routes of newer clients (opencode 1.18.33's document).
+      ['vcs.status', '/vcs/status'],
+      ['vcs.diff', '/vcs/diff?mode=git&context=12'],
+      ['app.skills', '/skill'],
+      ['experimental.capabilities.get', '/experimental/capabilities'],
+      ['experimental.console.get', '/experimental/console'],
+      ['experimental.resource.list', '/experimental/resource'],
+      ['experimental.workspace.list', '/experimental/workspace'],
+      ['experimental.workspace.status', '/experimental/workspace/status'],
+      ['v2.location.get', '/api/location'],
+      ['v2.agent.list', '/api/agent'],
+      ['v2.integration.list', '/api/integration'],
+      ['v2.model.list', '/api/model'],
+      ['v2.provider.list', '/api/provider'],
+      ['v2.reference.list', '/api/reference'],
+      ['v2.command.list', '/api/command'],
+      ['v2.skill.list', '/api/skill'],
+      ['v2.fs.find', '/api/fs/find?query=a&limit=20'],
     ]) {
       await drive(operationId, 'GET', path);
     }
     const project = await drive('project.current', 'GET', '/project/current');
     await drive('project.update', 'PATCH', `/project/${project.id}`, { name: 'codes' });
+    await drive('project.directories', 'GET', `/project/${project.id}/directories`);
+    await drive('v2.projectCopy.refresh', 'POST', `/experimental/project/${project.id}/copy/refresh`);
     await drive('config.update', 'PATCH', '/config', {});
     await drive('auth.set', 'PUT', '/auth/openai', { type: 'api', key: 'sk-test' });
     await drive('app.log', 'POST', '/log', { service: 'test', level: 'info', message: 'hello' });

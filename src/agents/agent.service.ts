@@ -4,6 +4,7 @@
  *   list(instance): Promise<AgentInfo[]>                      built-ins, then config `agent`/`mode` entries and markdown agents
  *   get(instance, name): Promise<AgentInfo | undefined>       one agent (prompt, model, temperature, topP, tools, permission, maxSteps, options)
  *   defaultAgent(instance): Promise<AgentInfo>                config `default_agent` (must be a visible non-subagent), else `build`
+ *   listV2(instance): Promise<AgentV2Info[]>                  the same agents in opencode's v2 API shape (./agent-v2: permissions as rules)
  *
  * Permissions: built-in defaults, then config `permission`, then the agent's own `permission`
  * (a string for `bash`/`skill` means `{"*": value}`). Tools: the agent's built-in switches,
@@ -15,6 +16,7 @@ import type { AgentConfig, Config, PermissionAction, PermissionConfig } from '..
 import { ConfigService } from '../config/config.service';
 import type { Instance } from '../projects/instance.service';
 import { parseModel } from '../providers/provider.service';
+import { agentV2, AgentV2Info } from './agent-v2';
 import { AgentInfo, AgentPermission, builtInAgents, DEFAULT_PERMISSION, PLAN_PERMISSION } from './builtin-agents';
 
 function patterns(value: PermissionAction | Record<string, PermissionAction> | undefined): Record<string, PermissionAction> | undefined {
@@ -51,6 +53,10 @@ export class AgentService {
 
   async get(instance: Instance, name: string): Promise<AgentInfo | undefined> {
     return (await this.list(instance)).find((a) => a.name === name);
+  }
+
+  async listV2(instance: Instance): Promise<AgentV2Info[]> {
+    return (await this.list(instance)).map(agentV2);
   }
 
   async defaultAgent(instance: Instance): Promise<AgentInfo> {

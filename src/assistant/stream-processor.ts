@@ -55,11 +55,12 @@ type StreamedPart = Part & { text: string; time: { start: number; end?: number }
 export const TOOL_ABORTED = 'Tool execution aborted';
 const DOOM_LOOP_THRESHOLD = 3;
 
-/** Tokens the reference reports: input without cache reads, cache reads/writes apart. */
+/** Tokens the reference reports: input without cache reads, cache reads/writes apart, and (opencode 1.18) the total. */
 export function stepTokens(usage: LanguageModelUsage): AssistantMessage['tokens'] {
   const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
   const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
   return {
+    total: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
     input: Math.max(0, (usage.inputTokens ?? 0) - cacheRead - cacheWrite),
     output: usage.outputTokens ?? 0,
     reasoning: usage.outputTokenDetails?.reasoningTokens ?? 0,

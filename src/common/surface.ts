@@ -5,10 +5,12 @@ export type Surface = 'session' | 'memory' | 'routing';
 
 /**
  * The routing manager's own route prefixes (middleware-manager v3's API and Traefik's HTTP provider).
- * Only these: newer opencode clients call other `/api/*` routes (`/api/agent`, `/api/session`, …),
- * which belong to the session surface (its password, its error dialect).
+ * Only these: newer opencode clients call other `/api/*` routes (`/api/agent`, `/api/fs/find`, …,
+ * opencode's v2 API), which belong to the session surface (its password, its error dialect, its
+ * per-directory Instance). No session route lies under one of these prefixes, and no routing route
+ * outside them (test/opencode-v2-api.e2e-spec.ts checks both against `/doc`).
  */
-const ROUTING_PREFIXES = ['/api/middlewares', '/api/services', '/api/resources', '/api/datasource', '/api/datasources', '/api/traefik-config', '/api/v1/traefik-config', '/api/plugins'];
+export const ROUTING_PREFIXES = ['/api/middlewares', '/api/services', '/api/resources', '/api/datasource', '/api/datasources', '/api/traefik-config', '/api/v1/traefik-config', '/api/plugins'];
 
 /**
  * The surface a request path addresses. It must agree with the router, or a request could be

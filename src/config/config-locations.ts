@@ -7,6 +7,11 @@ import { isInside } from '../common/paths';
  * Where config lives. Everything reads the environment at call time, so tests (and an operator
  * who changes XDG_CONFIG_HOME) see the current value.
  */
+/** The user's home: `HOME` as set now (else the account's), like the other locations read at call time. */
+export function userHome(): string {
+  return process.env.HOME || homedir();
+}
+
 export function globalConfigDirectory(): string {
   const base = process.env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(base, 'opencode');

@@ -3,6 +3,25 @@ import { referenceDocument } from '../openapi/reference-document';
 import type { ConfigIssue } from './config-errors';
 
 /**
+ * What later opencode versions added to `Config` that Keel reads, with their schemas from opencode
+ * 1.18.33's document: `skills.paths` (folders searched for `SKILL.md`) and `skills.urls`.
+ */
+const NEWER_CONFIG_KEYS: Record<string, unknown> = {
+  skills: {
+    type: 'object',
+    properties: { paths: { type: 'array', items: { type: 'string' } }, urls: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  },
+};
+
+/** The reference components with `NEWER_CONFIG_KEYS` added to `Config`. */
+function configComponents(): Record<string, unknown> {
+  const { components } = referenceDocument();
+  const config = components.schemas.Config as { properties: Record<string, unknown> };
+  return { ...components, schemas: { ...components.schemas, Config: { ...config, properties: { ...config.properties, ...NEWER_CONFIG_KEYS } } } };
+}
+
+/**
  * Validators built from the reference OpenAPI's own component schemas (`Config`, `AgentConfig`,
  * the `command` entry), so the strictness of the config is exactly the reference's.
  */
@@ -11,7 +30,7 @@ class ReferenceConfigSchema {
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor() {
-    this.ajv.addSchema({ $id: 'opencode', components: referenceDocument().components });
+    this.ajv.addSchema({ $id: 'opencode', components: configComponents() });
   }
 
   /** Issues of `value` against `#/components/schemas/<name>` (with an optional sub-pointer), none when valid. */

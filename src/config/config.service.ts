@@ -124,6 +124,8 @@ export interface Config {
   tools?: Record<string, boolean>;
   plugin?: string[];
   instructions?: string[];
+  /** Where else to look for `SKILL.md` files (opencode 1.18). */
+  skills?: { paths?: string[]; urls?: string[] };
   [key: string]: unknown;
 }
 
@@ -160,6 +162,14 @@ export class ConfigService {
       });
     }
     return config;
+  }
+
+  /**
+   * opencode 1.18's `references` (outside folders and git repositories offered as context). Keel's
+   * config has no such key (the seed's schema refuses it), so there are none.
+   */
+  references(): never[] {
+    return [];
   }
 
   directories(instance: Instance): Promise<string[]> {
@@ -257,6 +267,8 @@ export class ConfigService {
       keybinds: { ...referenceConfigSchema.keybindDefaults(), ...(config.keybinds as JsonObject | undefined) },
       agent: config.agent ?? {},
       mode: config.mode ?? {},
+      // opencode 1.18 fills `command` too.
+      command: config.command ?? {},
       plugin: config.plugin ?? [],
     };
   }

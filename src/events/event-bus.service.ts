@@ -10,6 +10,8 @@ export interface EventPayload<P = unknown> {
 /** What `/global/event` sends. `directory` is absent for `project.updated`, "global" for `global.disposed`. */
 export interface GlobalEnvelope<P = unknown> {
   directory?: string;
+  /** The project of `directory` (opencode 1.18 sends it; its TUI files events by it). */
+  project?: string;
   payload: EventPayload<P>;
   /** A signal between replicas (see `signal`): relayed like an event, never sent to clients. */
   signal?: true;
@@ -25,10 +27,18 @@ export class EventBus {
   private readonly signalSubject = new Subject<GlobalEnvelope>();
   /** Set by EventRelay on PostgreSQL: forwards local events to the other replicas. */
   private outbound?: (envelope: GlobalEnvelope) => void;
+  /** Set by the Instances (a leaf module cannot ask them): the project of a directory in use. */
+  private projectOf?: (directory: string) => string | undefined;
 
-  /** Publish an event of one directory's instance. */
+  /** Publish an event of one directory's instance (with its project, when that directory has an Instance). */
   publish<P>(directory: string, type: string, properties: P): void {
-    this.emit({ directory, payload: { type, properties } });
+    const project = this.projectOf?.(directory);
+    this.emit(project === undefined ? { directory, payload: { type, properties } } : { directory, project, payload: { type, properties } });
+  }
+
+  /** Names the project of a directory on the events published for it. */
+  resolveProjectsWith(projectOf: (directory: string) => string | undefined): void {
+    this.projectOf = projectOf;
   }
 
   /** Publish an event that belongs to no instance (e.g. `project.updated`, routing, memory). */

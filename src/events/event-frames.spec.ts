@@ -41,6 +41,8 @@ describe('event frames', () => {
       { directory: '/tmp/a "b"', payload },
       { payload: { type: 'project.updated', properties: { name: 'é' } } },
       { directory: undefined, payload },
+      { directory: '/tmp/a', project: '4b825dc6 "q"', payload },
+      { directory: '/tmp/a', project: undefined, payload },
       { payload: { type: 'session.abort', properties: {} }, signal: true },
     ];
     for (const envelope of envelopes) {

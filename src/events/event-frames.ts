@@ -38,12 +38,14 @@ export function jsonOf(payload: EventPayload): string {
 export function envelopeJsonOf(envelope: GlobalEnvelope): string {
   let json = envelopeJson.get(envelope);
   if (json === undefined) {
-    const keys = Object.keys(envelope);
-    const plain = keys.length <= 2 && keys.at(-1) === 'payload' && (keys.length === 1 || keys[0] === 'directory');
+    const keys = Object.keys(envelope).join(',');
+    const plain = keys === 'payload' || keys === 'directory,payload' || keys === 'directory,project,payload';
     if (!plain) json = JSON.stringify(envelope);
     else {
       const payload = jsonOf(envelope.payload);
-      json = envelope.directory === undefined ? `{"payload":${payload}}` : `{"directory":${JSON.stringify(envelope.directory)},"payload":${payload}}`;
+      const directory = envelope.directory === undefined ? '' : `"directory":${JSON.stringify(envelope.directory)},`;
+      const project = envelope.project === undefined ? '' : `"project":${JSON.stringify(envelope.project)},`;
+      json = `{${directory}${project}"payload":${payload}}`;
     }
     envelopeJson.set(envelope, json);
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AllowedDirectories } from '../common/allowed-directories';
+import { issue, ValidationError } from '../common/errors';
 import { staysInside } from '../common/paths';
 import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
@@ -22,6 +23,12 @@ const BINARY_SAMPLE_BYTES = 8192;
 const READ_BATCH = 32;
 
 const isHidden = (path: string) => path.split('/').some((part) => part.startsWith('.') && part.length > 1);
+
+/** opencode 1.18's `FileSystemEntry`. */
+export interface FileSystemEntry {
+  path: string;
+  type: 'file' | 'directory';
+}
 
 @Injectable()
 export class FileSearchService {
@@ -90,6 +97,23 @@ export class FileSearchService {
       0,
       options.limit,
     );
+  }
+
+  /**
+   * opencode's v2 `/api/fs/find` (the 1.18 TUI's `@` completion): the same fuzzy matches as
+   * `files`, typed; directories keep their trailing slash. An empty query lists directories, then files.
+   */
+  async entries(instance: Instance, query: string, options: { type?: 'file' | 'directory'; limit: number | string }): Promise<FileSystemEntry[]> {
+    // The reference document types `limit` as a string: a count is checked here.
+    const limit = Number(options.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new ValidationError([issue(['limit'], 'must be a whole number of at least 1')], { limit: options.limit });
+    let paths: string[];
+    if (query.trim() || options.type) paths = await this.files(instance, query, { kind: options.type ?? 'all', limit });
+    else {
+      const [dirs, files] = await Promise.all([this.files(instance, '', { kind: 'directory', limit }), this.files(instance, '', { kind: 'file', limit })]);
+      paths = [...dirs, ...files].slice(0, limit);
+    }
+    return paths.map((path) => ({ path, type: path.endsWith('/') ? 'directory' : 'file' }));
   }
 
   /**

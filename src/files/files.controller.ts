@@ -2,15 +2,20 @@ import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { CurrentInstance } from '../common/current-instance.decorator';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
+import { located } from '../projects/location';
+import type { Located } from '../projects/location';
 import { ClientLogService } from './client-log.service';
 import type { ClientLogEntry } from './client-log.service';
 import { FileBrowserService } from './file-browser.service';
 import type { FileContent, FileNode, FileStatus } from './file-browser.service';
 import { FileSearchService } from './file-search.service';
+import type { FileSystemEntry } from './file-search.service';
 import type { TextMatch } from './line-matcher';
 
 /** Default number of `find.files` results (the reference's route default). */
 const FIND_FILES_DEFAULT_LIMIT = 10;
+/** Default number of `/api/fs/find` results (its clients always send one: the 1.18 TUI asks for 20). */
+const FS_FIND_DEFAULT_LIMIT = 50;
 
 @Controller()
 export class FilesController {
@@ -39,6 +44,18 @@ export class FilesController {
       kind,
       limit: limit === undefined ? FIND_FILES_DEFAULT_LIMIT : Number(limit),
     });
+  }
+
+  /** opencode's v2 API: the 1.18 TUI's `@` completion. */
+  @Get('api/fs/find')
+  @Operation('v2.fs.find')
+  async findEntries(
+    @CurrentInstance() instance: Instance,
+    @Query('query') query: string,
+    @Query('type') type?: 'file' | 'directory',
+    @Query('limit') limit?: string,
+  ): Promise<Located<FileSystemEntry[]>> {
+    return located(instance, await this.search.entries(instance, query, { type, limit: limit ?? FS_FIND_DEFAULT_LIMIT }));
   }
 
   /** Workspace symbols come from language servers, and Keel runs none: always empty. */

@@ -30,7 +30,7 @@ export interface AssistantMessage {
   path: { cwd: string; root: string };
   summary?: boolean;
   cost: number;
-  tokens: { input: number; output: number; reasoning: number; cache: { read: number; write: number } };
+  tokens: { total?: number; input: number; output: number; reasoning: number; cache: { read: number; write: number } };
   finish?: string;
 }
 

@@ -3,7 +3,8 @@
  *
  *   newMessageID() / newPartID() → string                ascending `msg_` / `prt_` ids
  *   updateMessage(info, {directory?}) → info             upsert (client-supplied ids kept); message.updated {sessionID, info}
- *   updatePart(part, {delta?, directory?}) → part        upsert, no read; message.part.updated {sessionID, part, delta?} at once.
+ *   updatePart(part, {delta?, directory?}) → part        upsert, no read; message.part.updated {sessionID, part, delta?} at once,
+ *                                                        and with `delta` first message.part.delta (opencode 1.18's stream event).
  *                                                        With `delta` (streaming) the row is written within 50 ms
  *                                                        (coalesced); without it, before returning. Send the
  *                                                        final state of a streamed part without `delta`.
@@ -81,9 +82,18 @@ export class MessageService {
     const { directory } = await this.sessions.locate(part.sessionID);
     if (options.delta === undefined) await this.writer.write(part);
     else this.writer.defer(part);
-    const properties =
-      options.delta === undefined ? { sessionID: part.sessionID, part } : { sessionID: part.sessionID, part, delta: options.delta };
-    await this.sessions.publish(part.sessionID, 'message.part.updated', properties, options.directory ?? directory);
+    const target = options.directory ?? directory;
+    if (options.delta === undefined) {
+      await this.sessions.publish(part.sessionID, 'message.part.updated', { sessionID: part.sessionID, part }, target);
+      return part;
+    }
+    // Two generations of clients read a stream: opencode 1.18 appends `message.part.delta` to the part
+    // it holds; 1.0 and 1.1 take the whole part from `message.part.updated` (with `delta`). The delta
+    // goes first, so a 1.18 client's text is right after either event: the whole-part update then
+    // replaces it with the same text.
+    const delta = { sessionID: part.sessionID, messageID: part.messageID, partID: part.id, field: 'text', delta: options.delta };
+    await this.sessions.publish(part.sessionID, 'message.part.delta', delta, target);
+    await this.sessions.publish(part.sessionID, 'message.part.updated', { sessionID: part.sessionID, part, delta: options.delta }, target);
     return part;
   }
 

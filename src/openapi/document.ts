@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { surfaceOfPath } from '../common/surface';
 import { OPERATION_ID } from './operation.decorator';
-import { OpenApiDocument, referenceDocument, referenceOperations } from './reference-document';
+import { OpenApiDocument, referenceDocument, referenceDocumentOf, referenceOperations } from './reference-document';
 
 /** operationIds of the session-surface handlers this build implements. */
 function implementedOperations(app: INestApplication): Set<string> {
@@ -40,6 +40,9 @@ const SESSION_TAGS: Record<string, string> = {
   path: 'instance',
   vcs: 'instance',
   'app.agents': 'agent',
+  'app.skills': 'skill',
+  // opencode's own `/api/*` routes (its v2 API, which the 1.18 TUI reads).
+  v2: 'v2',
   'app.log': 'log',
   auth: 'provider',
   lsp: 'status',
@@ -53,9 +56,11 @@ export function sessionTag(operationId: string): string {
 }
 
 /**
- * `/doc`: the session surface exactly as the reference OpenAPI describes it (only the operations
- * implemented here, tagged by area and secured by the server password), merged with the memory
- * and routing surfaces generated from their DTOs.
+ * `/doc`: the session surface exactly as the reference OpenAPI documents describe it (the seed's,
+ * and 1.18.33's for the newer clients' routes; only the operations implemented here, tagged by area
+ * and secured by the server password), merged with the memory and routing surfaces generated from
+ * their DTOs. Session `/api/*` routes and the routing manager's `/api/*` routes are both listed:
+ * their prefixes never overlap (common/surface.ts).
  */
 export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
   const reference = referenceDocument();
@@ -89,7 +94,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenApiDocument {
     paths,
     components: {
       ...(generated.components ?? {}),
-      schemas: { ...reference.components.schemas, ...(generated.components?.schemas ?? {}) },
+      // The 1.18.33 extract renames the names it shares with the seed for another schema, so the two merge.
+      schemas: { ...reference.components.schemas, ...referenceDocumentOf('opencode-1.18.33').components.schemas, ...(generated.components?.schemas ?? {}) },
     },
   };
 }

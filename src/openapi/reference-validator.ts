@@ -4,9 +4,11 @@ import type { Request } from 'express';
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { ValidationError, ValidationIssue } from '../common/errors';
 import { OPERATION_ID } from './operation.decorator';
-import { referenceDocument, referenceOperations } from './reference-document';
+import { OpenApiParameter, qualifiedSchema, referenceDocumentOf, referenceOperations, ReferenceSource } from './reference-document';
 
 interface OperationValidators {
+  /** Query parameters sent as `name[key]=…`. */
+  deepObjects: OpenApiParameter[];
   body?: ValidateFunction;
   query?: ValidateFunction;
   path?: ValidateFunction;
@@ -58,6 +60,27 @@ function nonFiniteIssues(coerced: Record<string, unknown>): ValidationIssue[] {
     .map(([name]) => ({ code: 'invalid_type', path: [name], message: 'must be a finite number' }));
 }
 
+/**
+ * The query as the operation's parameters name it: a `style: deepObject` parameter (1.18's
+ * `location`) is sent as `location[directory]=…`, which the query parser leaves as a flat key.
+ */
+function queryValues(query: Record<string, unknown>, parameters: OpenApiParameter[]): Record<string, unknown> {
+  const values = { ...query };
+  for (const parameter of parameters) {
+    if (parameter.style !== 'deepObject') continue;
+    const prefix = `${parameter.name}[`;
+    const members = Object.keys(values).filter((key) => key.startsWith(prefix) && key.endsWith(']'));
+    if (members.length === 0) continue;
+    const object: Record<string, unknown> = {};
+    for (const key of members) {
+      object[key.slice(prefix.length, -1)] = values[key];
+      delete values[key];
+    }
+    values[parameter.name] = object;
+  }
+  return values;
+}
+
 function objectSchema(parameters: { name: string; required?: boolean; schema: unknown }[]): Record<string, unknown> {
   return {
     type: 'object',
@@ -82,9 +105,11 @@ export class ReferenceValidator implements CanActivate {
   private readonly operations = referenceOperations();
 
   constructor(private readonly reflector: Reflector) {
-    const components = { $id: 'opencode', components: referenceDocument().components };
-    this.ajv.addSchema(components);
-    this.ajvCoercing.addSchema(components);
+    for (const source of ['opencode', 'opencode-1.18.33'] as ReferenceSource[]) {
+      const components = { $id: source, components: referenceDocumentOf(source).components };
+      this.ajv.addSchema(components);
+      this.ajvCoercing.addSchema(components);
+    }
   }
 
   canActivate(context: ExecutionContext): true {
@@ -97,7 +122,7 @@ export class ReferenceValidator implements CanActivate {
     const v = this.validatorsFor(operationId);
     const params = { ...req.params };
     if (v.path && !v.path(params)) throw new ValidationError(toIssues(v.path.errors), params);
-    const query = { ...(req.query as Record<string, unknown>) };
+    const query = queryValues(req.query, v.deepObjects);
     if (v.query && !v.query(query)) throw new ValidationError(toIssues(v.query.errors), query);
     const infinite = nonFiniteIssues(query);
     if (infinite.length) throw new ValidationError(infinite, { ...(req.query as Record<string, unknown>) });
@@ -113,13 +138,13 @@ export class ReferenceValidator implements CanActivate {
     if (v) return v;
     const entry = this.operations.get(operationId);
     if (!entry) throw new Error(`Unknown reference operation ${operationId}`);
-    const rewrite = (schema: unknown): Record<string, unknown> =>
-      JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"opencode#/components/')) as Record<string, unknown>;
+    const rewrite = (schema: unknown): Record<string, unknown> => qualifiedSchema(schema, entry.source);
     const parameters = entry.operation.parameters ?? [];
     const query = parameters.filter((p) => p.in === 'query');
     const path = parameters.filter((p) => p.in === 'path');
     const bodySchema = entry.operation.requestBody?.content['application/json']?.schema;
     v = {
+      deepObjects: query.filter((p) => p.style === 'deepObject'),
       query: query.length ? this.ajvCoercing.compile(rewrite(objectSchema(query))) : undefined,
       path: path.length ? this.ajvCoercing.compile(rewrite(objectSchema(path))) : undefined,
       body: bodySchema ? this.ajv.compile(rewrite(bodySchema)) : undefined,

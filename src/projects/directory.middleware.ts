@@ -10,8 +10,9 @@ const VERIFIED_FOR_MS = 1_000;
 const VERIFIED_LIMIT = 1_024;
 
 /**
- * Resolves the request's directory (`?directory=`, else the URL-decoded `x-opencode-directory`
- * header, else the server's working directory) and its Instance, for every session-surface route.
+ * Resolves the request's directory (`?directory=`, else `?location[directory]=` as opencode's v2
+ * API names it, else the URL-decoded `x-opencode-directory` header, else the server's working
+ * directory) and its Instance, for every session-surface route.
  * The Instance keeps the path as the client named it (the reference does, and clients match it in
  * what comes back); the check is on its real path, so a symbolic link leading out is refused.
  */
@@ -42,11 +43,16 @@ export class DirectoryMiddleware implements NestMiddleware {
   }
 
   private async resolveDirectory(req: Request): Promise<string> {
-    const query = req.query.directory;
+    const plain = req.query.directory;
+    const located = req.query['location[directory]'];
     const header = req.headers['x-opencode-directory'];
     let raw: string | undefined;
     // `?directory=a&directory=b` or `?directory[x]=a` must not fall through to the working directory.
-    if (query !== undefined && typeof query !== 'string') throw this.invalid(query, 'directory must be given once, as a string');
+    if (plain !== undefined && typeof plain !== 'string') throw this.invalid(plain, 'directory must be given once, as a string');
+    if (located !== undefined && typeof located !== 'string') throw this.invalid(located, 'location[directory] must be given once, as a string');
+    // The 1.18 TUI sends both, the same; two different ones name no one directory.
+    if (typeof plain === 'string' && typeof located === 'string' && plain !== located) throw this.invalid(plain, 'directory and location[directory] name different directories');
+    const query = plain ?? located;
     if (typeof query === 'string') raw = query;
     else if (typeof header === 'string') {
       try {

@@ -29,6 +29,8 @@ interface DisposeSignal {
 export class InstanceService implements BeforeApplicationShutdown, OnModuleDestroy {
   private readonly logger = new Logger('InstanceService');
   private readonly instances = new Map<string, Promise<Instance>>();
+  /** Project of each directory with an Instance, for the events published for it (`project` on `/global/event`). */
+  private readonly projectIDs = new Map<string, string>();
   private readonly hooks: DisposeHook[] = [];
   private readonly replica = randomUUID();
   private readonly remoteDisposals: Subscription;
@@ -40,6 +42,7 @@ export class InstanceService implements BeforeApplicationShutdown, OnModuleDestr
     this.remoteDisposals = bus.signals<DisposeSignal>(DISPOSE_SIGNAL).subscribe((signal) => {
       if (signal.origin !== this.replica) void this.disposeForOtherReplica(signal);
     });
+    bus.resolveProjectsWith((directory) => this.projectIDs.get(directory));
   }
 
   onModuleDestroy(): void {
@@ -50,11 +53,10 @@ export class InstanceService implements BeforeApplicationShutdown, OnModuleDestr
   get(directory: string): Promise<Instance> {
     let instance = this.instances.get(directory);
     if (!instance) {
-      instance = this.projects.fromDirectory(directory).then(({ project, worktree }) => ({
-        directory,
-        worktree,
-        project,
-      }));
+      instance = this.projects.fromDirectory(directory).then(({ project, worktree }) => {
+        this.projectIDs.set(directory, project.id);
+        return { directory, worktree, project };
+      });
       this.instances.set(directory, instance);
       instance.catch(() => this.instances.delete(directory));
     }
@@ -99,6 +101,7 @@ export class InstanceService implements BeforeApplicationShutdown, OnModuleDestr
     }
     this.instances.delete(directory);
     if (announce) this.bus.publish(directory, 'server.instance.disposed', { directory });
+    this.projectIDs.delete(directory);
   }
 
   /** Another replica disposed: drop the same instances here, announcing only those it did not. */

@@ -36,6 +36,8 @@ export interface Project {
   name?: string;
   icon?: { url?: string; color?: string };
   time: { created: number; updated: number; initialized?: number };
+  /** opencode 1.18's sandbox copies of the project (required there): Keel makes none. */
+  sandboxes: string[];
 }
 
 export function toProject(row: ProjectEntity): Project {
@@ -50,5 +52,6 @@ export function toProject(row: ProjectEntity): Project {
       updated: row.timeUpdated,
       ...(row.timeInitialized ? { initialized: row.timeInitialized } : {}),
     },
+    sandboxes: [],
   };
 }

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { git } from '../common/git';
 import { EventBus } from '../events/event-bus.service';
 import { Project, ProjectEntity, toProject } from './project.entity';
+
+const isDirectory = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 
 export interface ResolvedProject {
   project: Project;
@@ -51,13 +53,30 @@ export class ProjectService {
   }
 
   /**
-   * The directories a project is known by, as opencode 1.18 lists them: `{directory, strategy?}`,
-   * where an entry without `strategy` is the project's main checkout. Keel knows one per project, its
-   * worktree (it makes no sandbox copies).
+   * The directories a project is known by, as opencode 1.18 lists them (its `/move` dialog):
+   * `{directory, strategy?}`, where an entry without `strategy` is the project's main checkout and
+   * the others are the repository's other git worktrees (`strategy: "git_worktree"`, as opencode
+   * records the copies it makes). Read from git on every call, so nothing needs refreshing.
    */
-  async directories(id: string): Promise<{ directory: string }[]> {
-    const { worktree } = await this.get(id);
-    return [{ directory: worktree }];
+  async directories(id: string): Promise<{ directory: string; strategy?: string }[]> {
+    const { worktree, vcs } = await this.get(id);
+    const result: { directory: string; strategy?: string }[] = [{ directory: worktree }];
+    if (vcs !== 'git') return result;
+    const listed = (await git(worktree, ['worktree', 'list', '--porcelain'])) ?? '';
+    for (const line of listed.split('\n')) {
+      const directory = line.startsWith('worktree ') ? line.slice('worktree '.length) : undefined;
+      if (directory && directory !== worktree && (await isDirectory(directory))) result.push({ directory, strategy: 'git_worktree' });
+    }
+    return result;
+  }
+
+  /**
+   * `POST /experimental/project/{id}/copy/refresh` (the 1.18 TUI's `/move`): opencode re-reads the
+   * project's copies into its store here. Keel reads them from git whenever they are listed, so it
+   * only checks that the project exists.
+   */
+  async refreshDirectories(id: string): Promise<void> {
+    await this.get(id);
   }
 
   async update(id: string, patch: { name?: string; icon?: { url?: string; color?: string } }): Promise<Project> {

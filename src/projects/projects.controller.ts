@@ -1,14 +1,14 @@
 import { Body, Controller, Get, Inject, Param, Patch, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CurrentInstance } from '../common/current-instance.decorator';
-import { git } from '../common/git';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from './instance.service';
 import { InstanceService } from './instance.service';
+import { locationOf } from './location';
+import type { LocationInfo } from './location';
 import type { Project } from './project.entity';
 import { ProjectService } from './project.service';
 import { KEEL_VERSION } from '../common/version';
@@ -61,13 +61,22 @@ export class ProjectsController {
   }
 
   @Get('project/:projectID/directories')
-  @ApiTags('project')
-  @ApiOperation({ operationId: 'project.directories', summary: 'Directories the project is known by (its worktree)' })
-  @ApiOkResponse({
-    schema: { type: 'array', items: { type: 'object', properties: { directory: { type: 'string' } }, required: ['directory'] } },
-  })
-  directories(@Param('projectID') projectID: string): Promise<{ directory: string }[]> {
+  @Operation('project.directories')
+  directories(@Param('projectID') projectID: string): Promise<{ directory: string; strategy?: string }[]> {
     return this.projects.directories(projectID);
+  }
+
+  @Post('experimental/project/:projectID/copy/refresh')
+  @Operation('v2.projectCopy.refresh')
+  async refreshDirectories(@Param('projectID') projectID: string): Promise<void> {
+    await this.projects.refreshDirectories(projectID);
+  }
+
+  /** opencode's v2 API: where a request resolves (the 1.18 TUI asks at start). */
+  @Get('api/location')
+  @Operation('v2.location.get')
+  location(@CurrentInstance() instance: Instance): LocationInfo {
+    return locationOf(instance);
   }
 
   @Post('instance/dispose')
@@ -88,13 +97,5 @@ export class ProjectsController {
       worktree: instance.worktree,
       directory: instance.directory,
     };
-  }
-
-  @Get('vcs')
-  @Operation('vcs.get')
-  async vcs(@CurrentInstance() instance: Instance): Promise<{ branch: string } | null> {
-    if (instance.project.vcs !== 'git') return null;
-    const branch = await git(instance.directory, ['rev-parse', '--abbrev-ref', 'HEAD']);
-    return branch ? { branch } : null;
   }
 }

@@ -7,6 +7,8 @@
  *   smallModel(instance): Promise<ModelRef | undefined>  config `small_model`, else a small model of the default provider; undefined → use the main model
  *   parseModel("provider/model"): ModelRef           splits at the first "/"
  *   connected(instance): Promise<Record<string, ProviderInfo>>   providers with a key (env, auth, config) or a configured baseURL
+ *   providersV2 / modelsV2 / integrationsV2(instance)  the same in opencode's v2 API shapes (./provider-v2): connected
+ *                                                    providers, their models, and how each catalog provider can be connected
  *
  * Sources of a provider: the shipped catalog (`catalog.json`), config `provider` entries (npm,
  * api/options.baseURL, options.apiKey, models, whitelist/blacklist), `enabled_providers` /
@@ -22,7 +24,8 @@ import type { Instance } from '../projects/instance.service';
 import { AuthStore } from './auth-store';
 import type { ProviderAuth } from './auth-store';
 import { createLanguageModel } from './language-model';
-import { CatalogModel, CatalogProvider, catalogFor, OPENAI_COMPATIBLE } from './provider-catalog';
+import { builtInCatalog, CatalogModel, CatalogProvider, catalogFor, OPENAI_COMPATIBLE } from './provider-catalog';
+import { IntegrationInfo, integrationV2, ModelV2Info, modelV2, ProviderV2Info, providerV2 } from './provider-v2';
 import { ProviderModelNotFoundError } from './provider-errors';
 
 export interface ModelRef {
@@ -67,7 +70,7 @@ export interface ModelInfo {
   options: Record<string, unknown>;
   headers: Record<string, string>;
   release_date: string;
-  variants?: Record<string, Record<string, unknown>>;
+  variants: Record<string, Record<string, unknown>>;
 }
 
 /** The reference `Provider` (without `key`: credentials are never sent). */
@@ -153,7 +156,8 @@ function toModelInfo(provider: CatalogProvider, modelID: string, model: CatalogM
     options: model.options ?? {},
     headers: model.headers ?? {},
     release_date: model.release_date,
-    ...(model.variants ? { variants: model.variants } : {}),
+    // opencode 1.18 always sends the variants (reasoning efforts and such), `{}` for none.
+    variants: model.variants ?? {},
   };
 }
 
@@ -292,6 +296,26 @@ export class ProviderService {
       if (id) return { providerID: main.providerID, modelID: id };
     }
     return undefined;
+  }
+
+  /** `GET /api/provider`: the connected providers. */
+  async providersV2(instance: Instance): Promise<ProviderV2Info[]> {
+    return (await this.connectedStates(instance)).map(providerV2);
+  }
+
+  /** `GET /api/model`: every model of the connected providers. */
+  async modelsV2(instance: Instance): Promise<ModelV2Info[]> {
+    return (await this.connectedStates(instance)).flatMap((state) => Object.values(state.info.models).map((model) => modelV2(state, model)));
+  }
+
+  /**
+   * `GET /api/integration`: the providers of the shipped catalog (after enabled/disabled) and how
+   * each is connected. A provider only config defines is connected by that config, not an integration.
+   */
+  async integrationsV2(instance: Instance): Promise<IntegrationInfo[]> {
+    const [{ states }, stored] = await Promise.all([this.all(instance), this.auth.all()]);
+    const shipped = builtInCatalog();
+    return states.filter((s) => shipped[s.info.id]).map((s) => integrationV2(s.catalog, stored[s.info.id], process.env));
   }
 
   /** Store credentials for a provider (`PUT /auth/{providerID}`). */

@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import { surfaceOfPath } from '../../src/common/surface';
 
 /**
  * A small HTTP fuzzer driven by the server's own OpenAPI document (`/doc`): for every operation it
@@ -77,10 +78,9 @@ export class Prng {
   }
 }
 
+/** The surface of a documented path: the server's own rule (opencode's `/api/*` routes are session routes). */
 export function surfaceOf(path: string): Surface {
-  if (path.startsWith('/v3/') || path.startsWith('/v4/')) return 'memory';
-  if (path.startsWith('/api/') || path === '/health') return 'routing';
-  return 'session';
+  return surfaceOfPath(path);
 }
 
 /** Every HTTP operation of the document. */

@@ -1098,6 +1098,402 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vcs/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get VCS status
+         * @description Retrieve changed files in the current working tree without patches.
+         */
+        get: operations["vcs.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vcs/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get VCS diff
+         * @description Retrieve the current git diff for the working tree or against the default branch.
+         */
+        get: operations["vcs.diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List skills
+         * @description Get a list of all available skills in the OpenCode system.
+         */
+        get: operations["app.skills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/permission/{requestID}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Respond to permission request
+         * @description Approve or deny a permission request from the AI assistant.
+         */
+        post: operations["permission.reply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{projectID}/directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List project directories
+         * @description List known local absolute directories for a project.
+         */
+        get: operations["project.directories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get experimental capabilities
+         * @description Get experimental features enabled on the OpenCode server.
+         */
+        get: operations["experimental.capabilities.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get active Console provider metadata
+         * @description Get the active Console org name and the set of provider IDs managed by that Console org.
+         */
+        get: operations["experimental.console.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get MCP resources
+         * @description Get all available MCP resources from connected servers. Optionally filter by name.
+         */
+        get: operations["experimental.resource.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workspaces
+         * @description List all workspaces.
+         */
+        get: operations["experimental.workspace.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/workspace/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Workspace status
+         * @description Get connection status for workspaces in the current project.
+         */
+        get: operations["experimental.workspace.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/experimental/project/{projectID}/copy/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["v2.projectCopy.refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/location": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get location
+         * @description Resolve the requested location or the server default location.
+         */
+        get: operations["v2.location.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description Retrieve currently registered agents.
+         */
+        get: operations["v2.agent.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List integrations
+         * @description Retrieve available integrations and their authentication methods.
+         */
+        get: operations["v2.integration.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List models
+         * @description Retrieve available models ordered by release date.
+         */
+        get: operations["v2.model.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List providers
+         * @description Retrieve active AI providers so clients can show provider availability and configuration.
+         */
+        get: operations["v2.provider.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List references
+         * @description List references available in the requested location.
+         */
+        get: operations["v2.reference.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/command": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List commands
+         * @description Retrieve currently registered commands.
+         */
+        get: operations["v2.command.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List skills
+         * @description Retrieve currently registered skills.
+         */
+        get: operations["v2.skill.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fs/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find files
+         * @description Find recursively ranked filesystem entries relative to the requested location.
+         */
+        get: operations["v2.fs.find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1124,125 +1520,6 @@ export interface paths {
         get: operations["OperationsController_ready"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/project/{projectID}/directories": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Directories the project is known by (its worktree) */
-        get: operations["project.directories"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/experimental/resource": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** MCP resources of connected servers (none: Keel runs no MCP servers) */
-        get: operations["experimental.resource.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/experimental/capabilities": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Experimental features this server enables */
-        get: operations["experimental.capabilities.get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/experimental/console": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** opencode Console org and the providers it manages (none) */
-        get: operations["experimental.console.get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/experimental/workspace": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Remote workspaces (none: sessions run in the server’s directories) */
-        get: operations["experimental.workspace.list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/experimental/workspace/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Connection status of each remote workspace (none) */
-        get: operations["experimental.workspace.status"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/permission/{requestID}/reply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reply to a pending permission request (opencode 1.1+ route) */
-        post: operations["permission.reply"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3849,6 +4126,293 @@ export interface components {
             token: string;
         };
         Auth: components["schemas"]["OAuth"] | components["schemas"]["ApiAuth"] | components["schemas"]["WellKnownAuth"];
+        AgentColor: string | ("primary" | "secondary" | "accent" | "success" | "warning" | "error" | "info");
+        AgentV2Info: {
+            id: string;
+            model?: components["schemas"]["ModelRef"];
+            request: components["schemas"]["ProviderRequest"];
+            system?: string;
+            description?: string;
+            /** @enum {string} */
+            mode: "subagent" | "primary" | "all";
+            hidden: boolean;
+            color?: components["schemas"]["AgentColor"];
+            steps?: number;
+            permissions: components["schemas"]["PermissionV2Ruleset"];
+        };
+        CommandV2Info: {
+            name: string;
+            template: string;
+            description?: string;
+            agent?: string;
+            model?: components["schemas"]["ModelRef"];
+            subtask?: boolean;
+        };
+        ConnectionCredentialInfo: {
+            /** @enum {string} */
+            type: "credential";
+            id: string;
+            label: string;
+        };
+        ConnectionEnvInfo: {
+            /** @enum {string} */
+            type: "env";
+            name: string;
+        };
+        ConnectionInfo: components["schemas"]["ConnectionCredentialInfo"] | components["schemas"]["ConnectionEnvInfo"];
+        ConsoleState: {
+            consoleManagedProviders: string[];
+            activeOrgName?: string;
+            switchableOrgCount: number;
+        };
+        ExperimentalCapabilities: {
+            backgroundSubagents: boolean;
+        };
+        FileSystemEntry: {
+            path: string;
+            /** @enum {string} */
+            type: "file" | "directory";
+        };
+        IntegrationEnvMethod: {
+            /** @enum {string} */
+            type: "env";
+            names: string[];
+        };
+        IntegrationInfo: {
+            id: string;
+            name: string;
+            methods: components["schemas"]["IntegrationMethod"][];
+            connections: components["schemas"]["ConnectionInfo"][];
+        };
+        IntegrationKeyMethod: {
+            /** @enum {string} */
+            type: "key";
+            label?: string;
+        };
+        IntegrationMethod: components["schemas"]["IntegrationOAuthMethod"] | components["schemas"]["IntegrationKeyMethod"] | components["schemas"]["IntegrationEnvMethod"];
+        IntegrationOAuthMethod: {
+            id: string;
+            /** @enum {string} */
+            type: "oauth";
+            label: string;
+            prompts?: (components["schemas"]["IntegrationTextPrompt"] | components["schemas"]["IntegrationSelectPrompt"])[];
+        };
+        IntegrationSelectPrompt: {
+            /** @enum {string} */
+            type: "select";
+            key: string;
+            message: string;
+            options: {
+                label: string;
+                value: string;
+                hint?: string;
+            }[];
+            when?: components["schemas"]["IntegrationWhen"];
+        };
+        IntegrationTextPrompt: {
+            /** @enum {string} */
+            type: "text";
+            key: string;
+            message: string;
+            placeholder?: string;
+            when?: components["schemas"]["IntegrationWhen"];
+        };
+        IntegrationWhen: {
+            key: string;
+            /** @enum {string} */
+            op: "eq" | "neq";
+            value: string;
+        };
+        LocationInfo: {
+            directory: string;
+            workspaceID?: string;
+            project: {
+                id: string;
+                directory: string;
+            };
+        };
+        McpResource: {
+            name: string;
+            uri: string;
+            description?: string;
+            mimeType?: string;
+            client: string;
+        };
+        ModelApi: {
+            id: string;
+            /** @enum {string} */
+            type: "aisdk";
+            package: string;
+            url?: string;
+            settings?: Record<string, never>;
+        } | {
+            id: string;
+            /** @enum {string} */
+            type: "native";
+            url?: string;
+            settings: Record<string, never>;
+        };
+        ModelCapabilities: {
+            tools: boolean;
+            input: string[];
+            output: string[];
+        };
+        ModelCost: {
+            tier?: {
+                /** @enum {string} */
+                type: "context";
+                size: number;
+            };
+            input: number;
+            output: number;
+            cache: {
+                read: number;
+                write: number;
+            };
+        };
+        ModelRef: {
+            id: string;
+            providerID: string;
+            variant?: string;
+        };
+        ModelV2Info: {
+            id: string;
+            providerID: string;
+            family?: string;
+            name: string;
+            api: components["schemas"]["ModelApi"];
+            capabilities: components["schemas"]["ModelCapabilities"];
+            request: {
+                headers: {
+                    [key: string]: string;
+                };
+                body: Record<string, never>;
+                variant?: string;
+            };
+            variants: {
+                id: string;
+                headers: {
+                    [key: string]: string;
+                };
+                body: Record<string, never>;
+            }[];
+            time: {
+                released: number;
+            };
+            cost: components["schemas"]["ModelCost"][];
+            /** @enum {string} */
+            status: "alpha" | "beta" | "deprecated" | "active";
+            enabled: boolean;
+            limit: {
+                context: number;
+                input?: number;
+                output: number;
+            };
+        };
+        /** @enum {string} */
+        PermissionV2Effect: "allow" | "deny" | "ask";
+        PermissionV2Rule: {
+            action: string;
+            resource: string;
+            effect: components["schemas"]["PermissionV2Effect"];
+        };
+        PermissionV2Ruleset: components["schemas"]["PermissionV2Rule"][];
+        ProjectDirectories: {
+            directory: string;
+            strategy?: string;
+        }[];
+        ProviderAISDK: {
+            /** @enum {string} */
+            type: "aisdk";
+            package: string;
+            url?: string;
+            settings?: Record<string, never>;
+        };
+        ProviderApi: components["schemas"]["ProviderAISDK"] | components["schemas"]["ProviderNative"];
+        ProviderNative: {
+            /** @enum {string} */
+            type: "native";
+            url?: string;
+            settings: Record<string, never>;
+        };
+        ProviderRequest: {
+            headers: {
+                [key: string]: string;
+            };
+            body: Record<string, never>;
+        };
+        ProviderV2Info: {
+            id: string;
+            integrationID?: string;
+            name: string;
+            disabled?: boolean;
+            api: components["schemas"]["ProviderApi"];
+            request: components["schemas"]["ProviderRequest"];
+        };
+        ReferenceGitSource: {
+            /** @enum {string} */
+            type: "git";
+            repository: string;
+            branch?: string;
+            description?: string;
+            hidden?: boolean;
+        };
+        ReferenceInfo: {
+            name: string;
+            path: string;
+            description?: string;
+            hidden?: boolean;
+            source: components["schemas"]["ReferenceSource"];
+        };
+        ReferenceLocalSource: {
+            /** @enum {string} */
+            type: "local";
+            path: string;
+            description?: string;
+            hidden?: boolean;
+        };
+        ReferenceSource: components["schemas"]["ReferenceLocalSource"] | components["schemas"]["ReferenceGitSource"];
+        SkillV2Info: {
+            name: string;
+            description?: string;
+            slash?: boolean;
+            location: string;
+            content: string;
+        };
+        VcsFileDiff: {
+            file: string;
+            patch?: string;
+            additions: number;
+            deletions: number;
+            /** @enum {string} */
+            status?: "added" | "deleted" | "modified";
+        };
+        VcsFileStatus: {
+            file: string;
+            additions: number;
+            deletions: number;
+            /** @enum {string} */
+            status: "added" | "deleted" | "modified";
+        };
+        VcsInfo_1_18_33: {
+            branch?: string | null;
+            default_branch?: string | null;
+        };
+        Workspace: {
+            id: string;
+            type: string;
+            name: string;
+            branch?: string | null;
+            directory?: string | null;
+            extra?: unknown | null;
+            projectID: string;
+            timeUsed: number | "NaN" | "Infinity" | "-Infinity" | ("Infinity" | "-Infinity" | "NaN");
+        };
+        WorkspaceEventConnectionStatus: {
+            workspaceID: string;
+            /** @enum {string} */
+            status: "connected" | "connecting" | "disconnected" | "error";
+        };
         ReadinessDto: {
             /** @description True when the database answers and every migration has run */
             ready: boolean;
@@ -5318,6 +5882,7 @@ export interface operations {
         parameters: {
             query?: {
                 directory?: string;
+                workspace?: string;
             };
             header?: never;
             path?: never;
@@ -5331,7 +5896,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VcsInfo"];
+                    "application/json": components["schemas"]["VcsInfo_1_18_33"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
         };
@@ -7056,6 +7630,723 @@ export interface operations {
             };
         };
     };
+    "vcs.status": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description VCS status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VcsFileStatus"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "vcs.diff": {
+        parameters: {
+            query: {
+                directory?: string;
+                workspace?: string;
+                mode: "git" | "branch";
+                context?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description VCS diff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VcsFileDiff"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "app.skills": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List of skills */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string;
+                        location: string;
+                        content: string;
+                    }[];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "permission.reply": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path: {
+                requestID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    reply: "once" | "always" | "reject";
+                    message?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Permission processed successfully */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+        };
+    };
+    "project.directories": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path: {
+                projectID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Project directories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectDirectories"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "experimental.capabilities.get": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Experimental capabilities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExperimentalCapabilities"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "experimental.console.get": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active Console provider metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleState"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "experimental.resource.list": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description MCP resources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["McpResource"];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "experimental.workspace.list": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workspaces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "experimental.workspace.status": {
+        parameters: {
+            query?: {
+                directory?: string;
+                workspace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Workspace status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceEventConnectionStatus"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.projectCopy.refresh": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path: {
+                projectID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description <No Content> */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.location.get": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Location.Info */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationInfo"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.agent.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["AgentV2Info"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.integration.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["IntegrationInfo"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.model.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["ModelV2Info"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.provider.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["ProviderV2Info"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.reference.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["ReferenceInfo"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.command.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["CommandV2Info"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.skill.list": {
+        parameters: {
+            query?: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["SkillV2Info"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
+    "v2.fs.find": {
+        parameters: {
+            query: {
+                location?: {
+                    directory?: string;
+                    workspace?: string;
+                };
+                query: string;
+                type?: "file" | "directory";
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        location: components["schemas"]["LocationInfo"];
+                        data: components["schemas"]["FileSystemEntry"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+        };
+    };
     OperationsController_scrape: {
         parameters: {
             query?: never;
@@ -7101,162 +8392,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDto"];
-                };
-            };
-        };
-    };
-    "project.directories": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectID: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        directory: string;
-                    }[];
-                };
-            };
-        };
-    };
-    "experimental.resource.list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: Record<string, never>;
-                    };
-                };
-            };
-        };
-    };
-    "experimental.capabilities.get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        backgroundSubagents: boolean;
-                    };
-                };
-            };
-        };
-    };
-    "experimental.console.get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        consoleManagedProviders: string[];
-                        activeOrgName?: string;
-                        switchableOrgCount: number;
-                    };
-                };
-            };
-        };
-    };
-    "experimental.workspace.list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>[];
-                };
-            };
-        };
-    };
-    "experimental.workspace.status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>[];
-                };
-            };
-        };
-    };
-    "permission.reply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                requestID: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    reply: "once" | "always" | "reject";
-                    message?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The reply was recorded */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": boolean;
                 };
             };
         };
