@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Memory console on 100,000 documents with one chunk each (100,000 chunks): the list API (first page,
 // a deep page, filtered pages), the search APIs (/v3/search, /v4/search hybrid) and, in Chromium:
-// - the documents page reached inside the running console (a click on "Memory" in the navigation, and
+// - the documents page reached inside the running console (a click on Memory's "Documents" in the navigation, and
 //   the Search → Documents tab), to the first row on screen: what a person waits for;
 // - the cold load of /ui/memory/documents (whole console app fetched and started), labelled as such;
 // - a page change (click on the next page → new rows on screen);
@@ -203,13 +203,13 @@ for (let i = 0; i < Math.min(RUNS, 8); i++) {
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  // Inside the running console: from the routing dashboard, a click on "Memory" in the navigation.
+  // Inside the running console: from the routing dashboard, a click on Memory's "Documents" in the navigation.
   // The person has been on the dashboard a moment (2 s) before clicking.
   await page.goto(`${keel.url}/ui/routing`);
   await page.getByRole('heading').first().waitFor();
   await page.waitForTimeout(2000);
   const before = await page.evaluate(() => performance.now());
-  fromNavigation.push(await page.evaluate(clickUntil('a[href="/ui/memory"]', onDocuments)));
+  fromNavigation.push(await page.evaluate(clickUntil('a[href="/ui/memory/documents"]', onDocuments)));
   if (i === 0) waterfall = await page.evaluate(`(${resourcesSince})(${before})`);
 
   // Page changes.
@@ -267,7 +267,7 @@ const line = (name, values) =>
     `  ${name.padEnd(58)} ${median(values).toFixed(1).padStart(7)} ${p95(values).toFixed(1).padStart(7)}`,
   );
 console.log('\nMemory console in Chromium (ms)                                median    p95');
-line('Memory in the navigation → first document row', fromNavigation);
+line('Memory › Documents in the navigation → first document row', fromNavigation);
 line('Search tab → Documents tab, first row', fromTab);
 line('page change (click → new rows on screen)', pageChange);
 line('/v3/search panel: Search → results on screen', searchV3);

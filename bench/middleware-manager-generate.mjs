@@ -109,8 +109,8 @@ try {
   for (let i = 0; i < ROUNDS; i++) middlewareList.push((await time(() => get('/api/middlewares'))).ms);
 
   // In-process: the generator alone on the same rows (snapshot read once from the JSON above).
-  const { buildTraefikConfig } = require(join(dist, 'middleware-manager', 'traefik-config.builder.js'));
-  const { toYaml } = require(join(dist, 'middleware-manager', 'traefik-yaml.js'));
+  const { buildTraefikConfig } = require(join(dist, 'routing', 'traefik-output', 'traefik-config.builder.js'));
+  const { toYaml } = require(join(dist, 'routing', 'traefik-output', 'traefik-yaml.js'));
   const resources = JSON.parse(await get('/api/resources'));
   const snapshot = {
     resources: resources.map((r) => ({ ...r, tcp_enabled: r.tcp_enabled ? 1 : 0 })),

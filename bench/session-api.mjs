@@ -1,17 +1,19 @@
 // Session API figures for Keel (and, with --reference, the reference opencode server side by side):
-//   start-to-healthy time, idle RSS, req/s and p99 of GET /global/health, GET /session with 100 stored
-//   sessions, POST /session at 10 connections, and session.created delivery latency on /event
+//   start-to-healthy time, idle RSS, req/s, p99 and CPU per request of GET /global/health, GET /session
+//   with 100 stored sessions, POST /session at 10 connections (each in turns with the health path, so
+//   their share of it holds on a loaded machine), and session.created delivery latency on /event
 //   (from the POST response to the frame).
 //
 // Usage (after `scripts/build-to.sh .dist-<you>`; the reference needs `npm install --prefix bench/reference`):
-//   KEEL_DIST=$PWD/.dist-<you> node bench/session-api.mjs [--seconds 5] [--connections 10] [--reference]
+//   KEEL_DIST=$PWD/.dist-<you> node bench/session-api.mjs [--seconds 5] [--turns 5] [--connections 10] [--reference]
+// With DATABASE_URL=postgres://… Keel runs on a scratch PostgreSQL database on that server (SQLite otherwise).
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { machineLine, numberOption, percentile, rssMb } from './lib/figures.mjs';
-import { startKeel, waitHealthy } from './lib/keel-server.mjs';
+import { cpuMs, machineLine, numberOption, percentile, rssMb } from './lib/figures.mjs';
+import { freshDatabase, startKeel, waitHealthy } from './lib/keel-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -21,6 +23,7 @@ const CONNECTIONS = option('connections', 10);
 const WITH_REFERENCE = argv.includes('--reference');
 const SESSIONS = 100;
 const EVENT_SAMPLES = option('events', 300);
+const TURNS = option('turns', 5);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -53,8 +56,22 @@ async function startReferenceServer() {
   return { name: `reference ${ref.version}`, url: ref.url, pid: ref.pid, healthyMs: performance.now() - started, stop: ref.stop };
 }
 
-/** `connections` closed loops of `send` for `seconds`; req/s, p50 and p99 in ms. */
-async function load(send, connections = CONNECTIONS, seconds = SECONDS) {
+/** CPU ms used so far by the server process and (PostgreSQL) by each backend connected to its database. */
+async function cpuOf(target) {
+  const pids = target.backends ? await target.backends() : [];
+  return { server: cpuMs(target.pid), backends: new Map(pids.map((pid) => [pid, cpuMs(pid) || 0])) };
+}
+
+/** The database's CPU between two readings: backends seen at both, and the whole of those opened since (those closed meanwhile are missed). */
+function databaseCpu(before, after) {
+  let sum = 0;
+  for (const [pid, ms] of after.backends) sum += ms - (before.backends.get(pid) ?? 0);
+  return sum;
+}
+
+/** `connections` closed loops of `send` for `seconds`: the latencies, the time taken and the CPU used. */
+async function run(target, send, seconds, connections = CONNECTIONS) {
+  const cpuBefore = await cpuOf(target);
   const latencies = [];
   let errors = 0;
   const until = performance.now() + seconds * 1000;
@@ -70,8 +87,32 @@ async function load(send, connections = CONNECTIONS, seconds = SECONDS) {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  const cpuAfter = await cpuOf(target);
+  return { latencies, errors, elapsed, cpu: cpuAfter.server - cpuBefore.server, dbCpu: databaseCpu(cpuBefore, cpuAfter) };
+}
+
+/**
+ * Each of `sends` for SECONDS in all, taken in TURNS turns one after another (a change in the machine's
+ * load then falls on each alike, so their ratios hold on a shared machine): req/s, p50 and p99 in ms, and
+ * the CPU each request cost the server and its database (req/s follows the share of the cores the server
+ * gets; CPU per request much less so).
+ */
+async function loadInTurns(target, sends) {
+  const runs = sends.map(() => []);
+  for (let turn = 0; turn < TURNS; turn++)
+    for (let i = 0; i < sends.length; i++) runs[i].push(await run(target, sends[i], SECONDS / TURNS));
+  return runs.map((parts) => {
+    const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
+    const sum = (key) => parts.reduce((total, p) => total + p[key], 0);
+    return {
+      rps: latencies.length / sum('elapsed'),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors: sum('errors'),
+      cpuPerRequest: sum('cpu') / latencies.length,
+      dbCpuPerRequest: sum('dbCpu') / latencies.length,
+    };
+  });
 }
 
 /** Latency from the POST /session response to its session.created frame on /event. */
@@ -124,13 +165,14 @@ async function measure(target) {
     await request(agent, `${target.url}/session?${dirQuery}`); // instance warm-up
     await sleep(1000);
     const idleRss = rssMb(target.pid);
-    const health = await load(() => request(agent, `${target.url}/global/health`));
+    const health = () => request(agent, `${target.url}/global/health`);
     for (let i = 0; i < SESSIONS; i++) await request(agent, `${target.url}/session?${dirQuery}`, 'POST', { title: `bench ${i}` });
     const listed = JSON.parse((await request(agent, `${target.url}/session?${dirQuery}`)).body).length;
-    const list = await load(() => request(agent, `${target.url}/session?${dirQuery}`));
-    const create = await load(() => request(agent, `${target.url}/session?${dirQuery}`, 'POST', {}));
+    // Health beside each (the share of it is a target); the list before any create adds to it.
+    const [healthBesideList, list] = await loadInTurns(target, [health, () => request(agent, `${target.url}/session?${dirQuery}`)]);
+    const [healthBesideCreate, create] = await loadInTurns(target, [health, () => request(agent, `${target.url}/session?${dirQuery}`, 'POST', {})]);
     const event = await eventLatency(target.url, dirQuery, agent);
-    return { healthyMs: target.healthyMs, idleRss, health, listed, list, create, event, rssAfter: rssMb(target.pid) };
+    return { healthyMs: target.healthyMs, idleRss, healthBesideList, healthBesideCreate, listed, list, create, event, rssAfter: rssMb(target.pid) };
   } finally {
     agent.destroy();
     rmSync(dir, { recursive: true, force: true });
@@ -140,24 +182,33 @@ async function measure(target) {
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 function report(name, r) {
+  const line = (f) => `${fmt(f.rps, 0)} req/s   p50 ${fmt(f.p50, 2)} ms  p99 ${fmt(f.p99, 2)} ms  errors ${f.errors}`;
+  const share = (f, health) => `${fmt((100 * f.rps) / health.rps, 0)} %`;
+  const cpu = (f) => `${fmt(f.cpuPerRequest, 3)} ms${r.onPostgres ? ` + PostgreSQL ${fmt(f.dbCpuPerRequest, 3)} ms` : ''}`;
   console.log(`\n## ${name}`);
   console.log(`start to healthy           ${fmt(r.healthyMs, 0)} ms          (target < 1000 ms)`);
   console.log(`idle RSS                   ${fmt(r.idleRss)} MB         (target < 150 MB; after load ${fmt(r.rssAfter)} MB)`);
-  console.log(`GET /global/health         ${fmt(r.health.rps, 0)} req/s   p50 ${fmt(r.health.p50, 2)} ms  p99 ${fmt(r.health.p99, 2)} ms  errors ${r.health.errors}`);
-  console.log(`GET /session (${r.listed} stored)  ${fmt(r.list.rps, 0)} req/s   p50 ${fmt(r.list.p50, 2)} ms  p99 ${fmt(r.list.p99, 2)} ms  errors ${r.list.errors}  (target >= 400 req/s)`);
-  console.log(`POST /session (${CONNECTIONS} conns)   ${fmt(r.create.rps, 0)} req/s   p50 ${fmt(r.create.p50, 2)} ms  p99 ${fmt(r.create.p99, 2)} ms  errors ${r.create.errors}  (target >= 850 req/s)`);
+  console.log(`GET /global/health         ${line(r.healthBesideList)}  (in turns with the list)`);
+  console.log(`GET /session (${r.listed} stored)  ${line(r.list)}  (target >= 400 req/s)`);
+  console.log(`GET /global/health         ${line(r.healthBesideCreate)}  (in turns with the create)`);
+  console.log(`POST /session (${CONNECTIONS} conns)   ${line(r.create)}  (target >= 850 req/s)`);
+  console.log(`share of health req/s      list ${share(r.list, r.healthBesideList)}, create ${share(r.create, r.healthBesideCreate)}`);
+  console.log(`CPU per request            health ${cpu(r.healthBesideList)}, list ${cpu(r.list)}, create ${cpu(r.create)}`);
   console.log(`session.created on /event  p50 ${fmt(r.event.p50, 2)} ms  p99 ${fmt(r.event.p99, 2)} ms  max ${fmt(r.event.max, 2)} ms  (${EVENT_SAMPLES} samples; target p99 < 5 ms)`);
 }
 
 console.log(`# session API bench — ${new Date().toISOString()}  ${machineLine()}`);
 console.log(`# command: ${process.env.KEEL_DIST ? `KEEL_DIST=${process.env.KEEL_DIST} ` : ''}node bench/session-api.mjs ${argv.join(' ')}`);
 
-const keel = { name: 'keel', ...(await startKeel({ allowedDirectories: tmpdir() })) };
+const database = await freshDatabase();
+console.log(`# keel on ${database.url ? 'PostgreSQL' : 'SQLite'}`);
+const keel = { name: 'keel', backends: database.backends, ...(await startKeel({ allowedDirectories: tmpdir(), databaseUrl: database.url })) };
 let keelFigures;
 try {
-  keelFigures = await measure(keel);
+  keelFigures = { ...(await measure(keel)), onPostgres: Boolean(database.url) };
 } finally {
   await keel.stop();
+  await database.drop();
 }
 report('keel', keelFigures);
 
@@ -172,6 +223,9 @@ if (WITH_REFERENCE) {
   report(ref.name, refFigures);
   console.log('\n## keel / reference');
   console.log(`start to healthy ${fmt(keelFigures.healthyMs / refFigures.healthyMs, 2)}x  idle RSS ${fmt(keelFigures.idleRss / refFigures.idleRss, 2)}x`);
-  console.log(`GET /global/health req/s ${fmt(keelFigures.health.rps / refFigures.health.rps, 2)}x  GET /session req/s ${fmt(keelFigures.list.rps / refFigures.list.rps, 2)}x  POST /session req/s ${fmt(keelFigures.create.rps / refFigures.create.rps, 2)}x`);
+  console.log(`GET /global/health req/s ${fmt(keelFigures.healthBesideList.rps / refFigures.healthBesideList.rps, 2)}x  GET /session req/s ${fmt(keelFigures.list.rps / refFigures.list.rps, 2)}x  POST /session req/s ${fmt(keelFigures.create.rps / refFigures.create.rps, 2)}x`);
+  // CPU per request (Keel's with its PostgreSQL backends'; the reference's database is in its process) holds on a loaded machine, where req/s follows each server's share of the cores during its own run.
+  const cpuRatio = (phase) => refFigures[phase].cpuPerRequest / (keelFigures[phase].cpuPerRequest + (keelFigures.onPostgres ? keelFigures[phase].dbCpuPerRequest : 0));
+  console.log(`CPU per request (reference / keel): GET /global/health ${fmt(cpuRatio('healthBesideList'), 2)}x  GET /session ${fmt(cpuRatio('list'), 2)}x  POST /session ${fmt(cpuRatio('create'), 2)}x`);
   console.log(`event p99 ${fmt(keelFigures.event.p99 / refFigures.event.p99, 2)}x (lower is better)`);
 }

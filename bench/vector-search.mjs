@@ -8,6 +8,13 @@
 //
 // Usage (after `bash scripts/build-to.sh`):
 //   node bench/vector-search.mjs [--vectors 100000] [--queries 200] [--engines old,sqlite-vec,usearch] [--uniform]
+//
+// `--restart` measures a replica's start instead: Keel's own UsearchVectorIndex over a memory_chunk table
+// of N vectors stored as JSON (SQLite here: the index reads rows through the same Query either engine
+// gives it), started once without a saved index (the graph built from the rows, then saved), then 1% of
+// the documents deleted and 1% added, then started again from the saved index (loaded, compared with the
+// table, brought up to it). Prints the time from start to the first full-recall answer, both ways.
+//   node bench/vector-search.mjs --restart [--vectors 100000] [--queries 200] [--churn 1]   (--churn: % deleted and % added)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +41,7 @@ const uniform = argv.includes('--uniform');
 const engineArg = argv.indexOf('--engines');
 const engines = (engineArg >= 0 ? argv[engineArg + 1] : 'old,sqlite-vec,usearch').split(',');
 const child = argv.indexOf('--child');
+const churn = numberOption(argv, 'churn', 1);
 
 
 function gaussian(rand) {
@@ -70,7 +78,7 @@ function loadOldIndex() {
   const ts = require('typescript');
   const source = execFileSync('git', ['show', `${OLD_INDEX_COMMIT}:src/ingestion/search/vector-index.ts`], { cwd: root, encoding: 'utf8' });
   let js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true } }).outputText;
-  js = js.replace(/require\("\.\.\/([^"]+)"\)/g, (_, path) => `require(${JSON.stringify(join(keelDist, 'ingestion', path))})`);
+  js = js.replace(/require\("\.\.\/([^"]+)"\)/g, (_, path) => `require(${JSON.stringify(join(keelDist, 'memory', path))})`);
   js = js.replace(/require\("@nestjs\/common"\)/g, `require(${JSON.stringify(require.resolve('@nestjs/common'))})`);
   const dir = mkdtempSync(join(tmpdir(), 'keel-old-index-'));
   writeFileSync(join(dir, 'old-vector-index.js'), js);
@@ -92,7 +100,7 @@ async function build(engine, data, count) {
   }
   if (engine === 'sqlite-vec') {
     const Database = require('better-sqlite3');
-    const { SqliteVectorIndex, createVectorTableSql } = require(join(keelDist, 'ingestion', 'search', 'sqlite-vector-index.js'));
+    const { SqliteVectorIndex, createVectorTableSql } = require(join(keelDist, 'memory', 'search', 'sqlite-vector-index.js'));
     const dir = mkdtempSync(join(tmpdir(), 'keel-vec-bench-'));
     const db = new Database(join(dir, 'keel.sqlite'));
     require('sqlite-vec').load(db);
@@ -116,7 +124,7 @@ async function build(engine, data, count) {
     };
   }
   if (engine === 'usearch') {
-    const { usearchIndex } = require(join(keelDist, 'ingestion', 'search', 'usearch-vector-index.js'));
+    const { usearchIndex } = require(join(keelDist, 'memory', 'search', 'usearch-vector-index.js'));
     const index = usearchIndex(DIM);
     const batch = 10_000;
     for (let r = 0; r < count; r += batch) {
@@ -184,7 +192,105 @@ function runInChild(engine) {
   });
 }
 
-if (child >= 0) {
+/** One start of Keel's usearch index over `db`'s rows, saving under `dir`: its time to a complete index and its recall. */
+async function startIndex(db, dir, live, data, qs) {
+  const { UsearchVectorIndex } = require(join(keelDist, 'memory', 'search', 'usearch-vector-index.js'));
+  const store = { query: (sql, params = []) => Promise.resolve(db.prepare(sql).all(...params)), afterCommit: (_q, fn) => fn() };
+  const bus = { signal() {}, signals: () => ({ subscribe: () => ({ unsubscribe() {} }) }) };
+  global.gc?.();
+  const rssBefore = rssMb(process.pid);
+  const started = performance.now();
+  const index = new UsearchVectorIndex(store, bus, true, { dir, model: 'bench', database: 'sqlite', intervalMs: 0 });
+  await index.ready();
+  const firstAnswerMs = performance.now() - started;
+  await index.loaded();
+  const completeMs = performance.now() - started;
+  // Recall against exact search over the rows that are in the table now.
+  const liveIds = [];
+  for (let r = 0; r < live.length; r++) if (live[r]) liveIds.push(r);
+  const liveData = new Float32Array(liveIds.length * DIM);
+  liveIds.forEach((r, i) => liveData.set(row(data, r), i * DIM));
+  const { exactSearch, MetricKind } = require('usearch');
+  const truth = exactSearch(liveData, qs, DIM, K, MetricKind.Cos, 2);
+  let hits = 0;
+  let stale = 0;
+  const times = [];
+  for (let q = 0; q < queries; q++) {
+    const t = performance.now();
+    const found = await index.nearest(Array.from(row(qs, q)), undefined, K);
+    times.push(performance.now() - t);
+    const exact = new Set(Array.from(truth.keys.subarray(q * K, (q + 1) * K), (i) => liveIds[Number(i)] + 1));
+    hits += found.filter((h) => exact.has(h.id)).length;
+    stale += found.filter((h) => !live[h.id - 1]).length;
+  }
+  times.sort((a, b) => a - b);
+  const state = index.describe();
+  const saveStarted = performance.now();
+  await index.onApplicationShutdown();
+  const saveMs = performance.now() - saveStarted;
+  global.gc?.();
+  return { firstAnswerMs, completeMs, recall: hits / (queries * K), stale, p50: percentile(times, 50), state, saveMs, rssGrowthMb: rssMb(process.pid) - rssBefore };
+}
+
+async function runRestart() {
+  const Database = require('better-sqlite3');
+  const { readdirSync, statSync } = await import('node:fs');
+  const data = dataset(vectors, 1);
+  const qs = dataset(queries, 2);
+  const dir = mkdtempSync(join(tmpdir(), 'keel-vec-restart-'));
+  const db = new Database(join(dir, 'keel.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  db.exec('CREATE TABLE memory_chunk (id INTEGER PRIMARY KEY, document_id TEXT NOT NULL, embedding TEXT)');
+  const insert = db.prepare('INSERT INTO memory_chunk (id, document_id, embedding) VALUES (?, ?, ?)');
+  const json = (r) => JSON.stringify(Array.from(row(data, r), (v) => Math.round(v * 1e5) / 1e5));
+  /** 8 chunks a document; the last 1% of the vectors are held back and added after the first start. */
+  const held = Math.floor((vectors * churn) / 100);
+  const live = new Uint8Array(vectors);
+  const t0 = performance.now();
+  db.transaction(() => {
+    for (let r = 0; r < vectors - held; r++) {
+      insert.run(r + 1, `d${r >> 3}`, json(r));
+      live[r] = 1;
+    }
+  })();
+  console.log(`  table of ${(vectors - held).toLocaleString('en')} vectors written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const saved = join(dir, 'vectors');
+  const cold = await startIndex(db, saved, live, data, qs);
+  const files = readdirSync(saved).filter((f) => f.startsWith('replica-0.'));
+  const savedMb = files.reduce((sum, f) => sum + statSync(join(saved, f)).size, 0) / 2 ** 20;
+  // While the replica is down: 1% of the documents deleted, 1% of the vectors added.
+  const deleted = new Set();
+  db.transaction(() => {
+    for (let d = 0; deleted.size < Math.ceil(((vectors - held) * churn) / 800); d += 97) deleted.add(`d${d % Math.floor((vectors - held) / 8)}`);
+    for (const doc of deleted) db.prepare('DELETE FROM memory_chunk WHERE document_id = ?').run(doc);
+    for (let r = vectors - held; r < vectors; r++) {
+      insert.run(r + 1, `n${r >> 3}`, json(r));
+      live[r] = 1;
+    }
+  })();
+  for (let r = 0; r < vectors - held; r++) if (deleted.has(`d${r >> 3}`)) live[r] = 0;
+  const warm = await startIndex(db, saved, live, data, qs);
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify({ cold, warm, savedMb }) + '\n');
+}
+
+if (argv.includes('--restart') && child < 0) {
+  console.log(`vector index restart, ${vectors.toLocaleString('en')} vectors × ${DIM} dims stored as JSON, ${queries} queries, k=${K}`);
+  console.log(`${new Date().toISOString()} · ${machineLine()}`);
+  const r = await runInChild('restart');
+  const line = (name, x) =>
+    console.log(
+      `${name.padEnd(30)} ${(x.completeMs / 1000).toFixed(2).padStart(8)} s ${(x.state.openMs / 1000).toFixed(2).padStart(8)} s ${x.recall.toFixed(3).padStart(8)} ${String(x.stale).padStart(6)} ${x.p50.toFixed(2).padStart(7)} ${(x.saveMs / 1000).toFixed(2).padStart(7)} s   ${x.state.source} +${x.state.added} −${x.state.removed}, ${x.state.size} held`,
+    );
+  console.log('start                          complete    graph loaded  recall@10  stale  p50 ms  save at stop');
+  line('without a saved index (build)', r.cold);
+  line(`from the saved index (+${churn}% −${churn}%)`, r.warm);
+  console.log(`saved files: ${r.savedMb.toFixed(0)} MB; full recall ${(r.cold.completeMs / r.warm.completeMs).toFixed(1)}× sooner from the saved index`);
+} else if (child >= 0 && argv[child + 1] === 'restart') {
+  await runRestart();
+} else if (child >= 0) {
   await runChild(argv[child + 1]);
 } else {
   console.log(`vector search, ${vectors.toLocaleString('en')} vectors × ${DIM} dims (${uniform ? 'uniform' : 'clustered'}), ${queries} queries, k=${K}`);

@@ -5,7 +5,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { Plugin } from 'vite';
 
 const ID = 'virtual:traefik-validators';
-const SCHEMA = fileURLToPath(new URL('../src/middleware-manager/traefik-v3-file-provider.schema.json', import.meta.url));
+const SCHEMA = fileURLToPath(new URL('../src/routing/traefik-v3-file-provider.schema.json', import.meta.url));
 
 /**
  * `virtual:traefik-validators`: the Traefik schema's middleware and service definitions compiled to

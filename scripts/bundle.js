@@ -6,11 +6,11 @@
 // resolution, stat and ESM linking work.
 // dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
 // __dirname (migrations, JSON data files) resolve the same way from the bundle.
-const { copyFileSync, mkdirSync, readdirSync } = require('node:fs');
-const { join } = require('node:path');
+const { copyFileSync, mkdirSync, readdirSync, writeFileSync } = require('node:fs');
+const { join, resolve } = require('node:path');
 const { build } = require('esbuild');
 
-const dist = process.env.KEEL_DIST ?? join(__dirname, '..', 'dist');
+const dist = resolve(process.env.KEEL_DIST ?? join(__dirname, '..', 'dist'));
 
 // Swagger UI's files beside the bundle (dist/bundle/swagger-ui, which app.ts serves at /docs when it
 // is there): the installed package then needs no swagger-ui-dist, whose install script is analytics.
@@ -21,8 +21,65 @@ for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standa
   copyFileSync(join(swaggerUiDist, file), join(swaggerUi, file));
 }
 
+// @nestjs/typeorm's typeorm-compat.js looks up two exports TypeORM 1.x removed (Connection,
+// AbstractRepository) with its own createRequire('typeorm'), which esbuild cannot follow: at start it
+// loaded all of typeorm a second time from node_modules (about 300 modules, a quarter of a second and
+// ~10 MB of heap) beside the bundled copy. Here it reads them from the bundled copy instead.
+const typeormCompat = {
+  name: 'typeorm-compat',
+  setup(build) {
+    build.onLoad({ filter: /@nestjs[\\/]typeorm[\\/]dist[\\/]common[\\/]typeorm-compat\.js$/ }, () => ({
+      contents: "import * as typeorm from 'typeorm';\nconst exported = (name) => typeorm[name];\nexport const Connection = exported('Connection');\nexport const AbstractRepository = exported('AbstractRepository');\n",
+      loader: 'js',
+    }));
+  },
+};
+
+// TypeORM's DriverFactory imports every driver it supports; Keel runs on two (better-sqlite3 and
+// postgres, with sqlite-abstract behind the first). The others' modules are replaced by one whose every
+// export is an inert class: the instanceof checks TypeORM makes against them stay false, and the
+// bundle sheds ~600 KB of source that every start parsed and ran.
+const UNUSED_TYPEORM_DRIVERS = ['aurora-mysql', 'aurora-postgres', 'capacitor', 'cockroachdb', 'cordova', 'expo', 'mongodb', 'mysql', 'nativescript', 'oracle', 'react-native', 'sap', 'spanner', 'sqljs', 'sqlserver'];
+const unusedTypeormDrivers = {
+  name: 'unused-typeorm-drivers',
+  setup(build) {
+    const filter = new RegExp(`typeorm[\\\\/](browser[\\\\/])?driver[\\\\/](${UNUSED_TYPEORM_DRIVERS.join('|')})[\\\\/][^\\\\/]+\\.js$`);
+    build.onLoad({ filter }, (args) => ({
+      contents: `const classes = new Map();
+module.exports = new Proxy({}, {
+  get(_, name) {
+    if (name === '__esModule') return false;
+    if (typeof name !== 'string') return undefined;
+    if (!classes.has(name)) classes.set(name, class { constructor() { throw new Error(${JSON.stringify(`${args.path.split(/[\\/]/).slice(-2).join('/')} is not in Keel's bundle`)}); } });
+    return classes.get(name);
+  },
+});`,
+      loader: 'js',
+    }));
+  },
+};
+
+// class-validator's index brings every validator it has, libphonenumber-js's metadata among them (half
+// a megabyte the start would parse); the request DTOs use its registry only (common/validation/request-fields.ts:
+// ValidateBy and getMetadataStorage), so for Keel's own modules 'class-validator' is those two. Nest's
+// optional probes for it (ValidationPipe, the mapped types) stay external, as before: Keel uses neither.
+const classValidatorRegistry = {
+  name: 'class-validator-registry',
+  setup(build) {
+    build.onResolve({ filter: /^class-validator$/ }, (args) =>
+      /[\\/]node_modules[\\/]/.test(args.importer) ? { path: 'class-validator', external: true } : { path: 'class-validator-registry', namespace: 'keel' },
+    );
+    build.onLoad({ filter: /^class-validator-registry$/, namespace: 'keel' }, () => ({
+      contents: "export { ValidateBy } from 'class-validator/esm5/decorator/common/ValidateBy';\nexport { getMetadataStorage } from 'class-validator/esm5/metadata/MetadataStorage';\n",
+      resolveDir: __dirname,
+      loader: 'js',
+    }));
+  },
+};
+
 const options = {
   bundle: true,
+  plugins: [typeormCompat, unusedTypeormDrivers, classValidatorRegistry],
   platform: 'node',
   target: 'node20',
   format: 'cjs',
@@ -47,7 +104,6 @@ const options = {
     '@nestjs/websockets',
     '@fastify/static',
     'class-transformer',
-    'class-validator',
     // loaded on first use (a prompt, a DOCX, a frontmatter); zod goes with the AI SDK so both share one copy
     'ai',
     '@ai-sdk/*',
@@ -62,7 +118,7 @@ const options = {
 
 const server = build({ ...options, entryPoints: [join(dist, 'main.js')], outfile: join(dist, 'bundle', 'main.js') });
 // The server finds the child beside itself (extraction-sandbox.ts looks in its own directory).
-const extractionChild = build({ ...options, entryPoints: [join(dist, 'ingestion', 'pipeline', 'extraction-child.js')], outfile: join(dist, 'bundle', 'extraction-child.js') });
+const extractionChild = build({ ...options, entryPoints: [join(dist, 'memory', 'pipeline', 'extraction-child.js')], outfile: join(dist, 'bundle', 'extraction-child.js') });
 
 // Each migration self-contained in place (the routing tables' migration imports its schema module), so
 // the installed package needs dist/bundle and dist/migrations and none of the other compiled modules.
@@ -83,7 +139,14 @@ const migrationFiles = build({
   logLevel: 'warning',
 });
 
-Promise.all([server, extractionChild, migrationFiles]).catch((error) => {
+// The Traefik schema's validators compiled ahead of time (traefik-schema.ts loads them from beside the
+// bundle on first use instead of compiling the schema at every start), with the ajv runtime helpers
+// their code requires bundled in.
+const traefikValidatorsSource = join(dist, 'routing', 'traefik-validators.generated.js');
+writeFileSync(traefikValidatorsSource, require(join(dist, 'routing', 'traefik-schema.js')).standaloneValidators());
+const traefikValidators = build({ ...options, plugins: [], entryPoints: [traefikValidatorsSource], outfile: join(dist, 'bundle', 'traefik-validators.js') });
+
+Promise.all([server, extractionChild, migrationFiles, traefikValidators]).catch((error) => {
   console.error(error);
   process.exit(1);
 });

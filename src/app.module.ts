@@ -1,19 +1,16 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { BodyTypeGuard } from './common/body-type.guard';
-import { HttpErrorFilter } from './common/http-error.filter';
+import { DiscoveryModule } from '@nestjs/core';
 import { HttpShutdown } from './common/http-shutdown';
-import { TextInputGuard } from './common/text-input.guard';
 import { KeelSettings } from './common/settings';
 import { ROUTING_PREFIXES } from './common/surface';
 import { SettingsModule } from './common/settings.module';
 import { DatabaseModule } from './database/database.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { EventsModule } from './events/events.module';
-import { ReferenceValidator } from './openapi/reference-validator';
 import { DirectoryMiddleware } from './projects/directory.middleware';
 import { ProjectsModule } from './projects/projects.module';
 import { FEATURE_MODULES } from './feature-modules';
+import { HTTP_BOUNDARY } from './http-boundary';
 
 /**
  * Routes outside the session surface: they take no `?directory=` and have no Instance. Under
@@ -32,6 +29,7 @@ export const NON_INSTANCE_ROUTES = [
   { path: 'doc', method: RequestMethod.ALL },
   { path: 'docs/{*rest}', method: RequestMethod.ALL },
   { path: 'share/{*rest}', method: RequestMethod.ALL },
+  { path: 'keel/{*rest}', method: RequestMethod.ALL },
 ];
 
 @Module({})
@@ -50,10 +48,7 @@ export class AppModule implements NestModule {
         ...FEATURE_MODULES,
       ],
       providers: [
-        { provide: APP_FILTER, useClass: HttpErrorFilter },
-        { provide: APP_GUARD, useClass: BodyTypeGuard },
-        { provide: APP_GUARD, useClass: ReferenceValidator },
-        { provide: APP_GUARD, useClass: TextInputGuard },
+        ...HTTP_BOUNDARY,
         HttpShutdown,
       ],
     };

@@ -1,18 +1,15 @@
 import 'reflect-metadata';
-import express from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { Authenticator } from './common/auth.middleware';
+import { OrganizationsService } from './memory/organizations/organizations.service';
 import { consoleDirectory, consoleHandler } from './common/console-static';
 import { corsOptions } from './common/cors';
-import { KeelHttpAdapter } from './common/keel-http.adapter';
-import { refuseDeepJson } from './common/json-body';
 import { JsonLogger } from './common/logger';
 import { requestLogging } from './common/request-log';
 import { OriginPolicy } from './common/request-origin';
@@ -21,6 +18,7 @@ import { KeelSettings } from './common/settings';
 import { Metrics } from './observability/metrics.service';
 import { requestMetrics } from './observability/request-metrics';
 import { buildOpenApiDocument } from './openapi/document';
+import { keelHttpAdapter, useJsonBodies } from './http-boundary';
 
 export interface KeelApp {
   app: NestExpressApplication;
@@ -30,12 +28,7 @@ export interface KeelApp {
 /** Builds the whole server (not yet listening): used by main.ts, the OpenAPI writer and the tests. */
 export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   const logger = new JsonLogger(settings.logLevel);
-  // Case-sensitive routing, so `/V3/search` is no memory route (its credential is decided by the
-  // exact path, see surfaceOf). Express reads the setting once, when its router is created, and the
-  // adapter's constructor creates it: so it is set on an instance made here.
-  const server = express();
-  server.set('case sensitive routing', true);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), new KeelHttpAdapter(server, settings), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), keelHttpAdapter(settings), {
     logger,
     bodyParser: false,
     // A failed start is thrown to the caller (the CLI prints it in one line and exits non-zero), not exited here.
@@ -45,7 +38,7 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   });
   if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
   app.disable('x-powered-by');
-  app.use(requestLogging());
+  app.use(requestLogging({ arrivals: logger.pino.isLevelEnabled('debug') }));
   app.use(requestMetrics(app.get(Metrics)));
   app.use(securityHeaders());
   // Before everything that answers: a rebound Host or another site's state change reaches nothing.
@@ -53,12 +46,11 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   app.use(origins.middleware());
   app.enableCors(corsOptions(origins));
   app.use(consoleHandler(consoleDirectory()));
-  app.use(new Authenticator(settings).middleware());
-  // Nest's typing leaves out `verify` (it uses it for `rawBody`, which Keel does not enable); the
-  // options still go to express.json as given.
-  // JSON only (multipart where an API takes files, read by its own interceptor): a form or text/plain
-  // body, which another site's page can send without asking, is never read (see BodyTypeGuard).
-  app.useBodyParser('json', { limit: '50mb', verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>);
+  const authenticator = app.get(Authenticator);
+  const organizations = app.get(OrganizationsService);
+  authenticator.lookUpKeysWith((key) => organizations.resolveKey(key));
+  app.use(authenticator.middleware());
+  useJsonBodies(app);
   // Registered before init() (routes added after it would sit behind Nest's not-found handler); the
   // document itself is built on the first /doc or /docs request, which keeps it out of start-up.
   // The installed package carries Swagger UI's files beside the bundle (scripts/bundle.js); a checkout serves swagger-ui-dist's.

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 // Traefik v3 accepts. The schema is the Traefik v3 file-provider schema the routing manager validates
 // its own output with (the reference copy differs only in the mirroring service's `mirrorBody`).
 const root = join(__dirname, '..');
-const schema = JSON.parse(readFileSync(join(root, 'src/middleware-manager/traefik-v3-file-provider.schema.json'), 'utf8')) as object;
+const schema = JSON.parse(readFileSync(join(root, 'src/routing/traefik-v3-file-provider.schema.json'), 'utf8')) as object;
 const configuration = parse(readFileSync(join(root, 'deploy/traefik/keel.yml'), 'utf8')) as {
   http: {
     routers: Record<string, { service: string; middlewares?: string[] }>;

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { IngestionModule } from './ingestion/ingestion.module';
-import { MiddlewareManagerModule } from './middleware-manager/middleware-manager.module';
+import { MemoryModule } from './memory/memory.module';
+import { RoutingModule } from './routing/routing.module';
 import { ConfigModule } from './config/config.module';
 import { ProvidersModule } from './providers/providers.module';
 import { CommandsModule } from './commands/commands.module';
@@ -16,9 +16,10 @@ import { FilesModule } from './files/files.module';
 import { ShareModule } from './share/share.module';
 import { VcsModule } from './vcs/vcs.module';
 import { SkillsModule } from './skills/skills.module';
+import { ConsoleAuthModule } from './console-auth/console-auth.module';
 
 /**
  * The feature modules of the three surfaces. Each module owns its folder; adding one here is
  * the only edit outside it.
  */
-export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, MiddlewareManagerModule, IngestionModule, AssistantModule, FilesModule, ShareModule, VcsModule, SkillsModule];
+export const FEATURE_MODULES: Type[] = [SessionsModule, MessagesModule, PermissionsModule, SnapshotsModule, ConfigModule, ProvidersModule, CommandsModule, AgentsModule, ToolsModule, PtyModule, RoutingModule, MemoryModule, AssistantModule, FilesModule, ShareModule, VcsModule, SkillsModule, ConsoleAuthModule];

@@ -1,3 +1,5 @@
+// First: holds V8's young generation small while the server starts (see young-generation.ts).
+import './common/young-generation';
 import { reportFailure, runCli } from './cli/cli';
 
 // `keel [command]`: the server by default (`npm start`, the SDK's `opencode serve --port …`), or an

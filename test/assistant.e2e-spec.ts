@@ -57,6 +57,10 @@ describe('assistant: prompt loop against a scripted OpenAI-compatible server', (
     expect(data!.parts[2]).toMatchObject({ type: 'text', text: 'Hello world', time: { start: expect.any(Number), end: expect.any(Number) } });
     expect(data!.parts[1]).toMatchObject({ type: 'reasoning', text: 'Thinking.' });
     expect(data!.parts[3]).toMatchObject({ reason: 'stop', tokens: { input: 1000, output: 500 } });
+    // The session adds up what its replies cost (opencode 1.18's `cost` and `tokens`).
+    const { data: session } = await client.session.get({ sessionID });
+    expect(session).toMatchObject({ tokens: { input: 1000, output: 500, reasoning: 0, cache: { read: 0, write: 0 } } });
+    expect((session as unknown as { cost: number }).cost).toBeCloseTo(info.cost, 10);
 
     await idle(sessionID);
     const deltas = partEvents(sessionID).filter((e) => e.properties.delta !== undefined && e.properties.part.type === 'text');

@@ -89,12 +89,14 @@ describe('auth on every surface, whatever the spelling of the path (password and
   beforeAll(async () => {
     keel = await startKeel({ env: { KEEL_SERVER_PASSWORD: PASSWORD, KEEL_API_KEYS: API_KEY } });
     const doc = (await (await fetch(`${keel.url}/doc`, { headers: { authorization: basic } })).json()) as {
-      paths: Record<string, Record<string, unknown>>;
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
     };
     operations = Object.entries(doc.paths).flatMap(([template, item]) =>
       Object.keys(item)
-        // The share page's three GET routes are public by design (test/share.e2e-spec.ts checks they reach nothing else).
-        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m) && !template.startsWith('/share/'))
+        // Public by design, and documented so (`security: []`): the share page's three GET routes
+        // (test/share.e2e-spec.ts checks they reach nothing else) and the console's sign-in routes
+        // (test/hostile-origin.e2e-spec.ts).
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m) && item[m].security?.length !== 0)
         .map((m) => {
           const path = template.replace(/\{[^}]+\}/g, 'x1');
           return { method: m.toUpperCase(), path, surface: surfaceOfRoute(path) };
@@ -104,6 +106,12 @@ describe('auth on every surface, whatever the spelling of the path (password and
 
   afterAll(async () => {
     await keel.close();
+  });
+
+  it('leaves out exactly the public routes (share pages, console sign-in)', async () => {
+    const doc = (await (await fetch(`${keel.url}/doc`, { headers: { authorization: basic } })).json()) as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+    const open = Object.entries(doc.paths).flatMap(([template, item]) => Object.entries(item).filter(([, o]) => o.security?.length === 0).map(([m]) => `${m} ${template}`));
+    expect(open.sort()).toEqual(['get /keel/auth', 'get /share/{shareID}', 'get /share/{shareID}/data', 'get /share/{shareID}/event', 'post /keel/login', 'post /keel/logout']);
   });
 
   it('lists operations of all three surfaces', () => {

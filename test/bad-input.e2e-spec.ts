@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { ToolRegistry } from '../src/tools/tool-registry.service';
 import { ToolError } from '../src/tools/tool';
 import type { ToolContext } from '../src/tools/tool';
+import { expectMemoryError, expectRoutingError, expectSessionBadRequest } from './support/error-bodies';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 /**
@@ -49,25 +50,24 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
 
   const session = (path: string) => `${path}${path.includes('?') ? '&' : '?'}directory=${encodeURIComponent(dir)}`;
 
-  /** Session dialect: `{data, error:[issues], success:false}`, an issue at `path` matching `message`. */
+  /** Session dialect, an issue at `path` matching `message`, in a bounded body. */
   function expectSessionIssue(r: { status: number; json: Json; text: string }, path: (string | number)[], message: RegExp): void {
-    expect({ status: r.status, success: r.json.success }).toEqual({ status: 400, success: false });
-    expect(r.json).toHaveProperty('data');
-    expect(r.json.error).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringMatching(message) })]));
+    expect(r.status).toBe(400);
+    expect(expectSessionBadRequest(r.json).error).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringMatching(message) })]));
     expect(Buffer.byteLength(r.text)).toBeLessThan(MAX_ERROR_BYTES);
   }
 
-  /** Memory dialect: `{error, details}` naming the field. */
+  /** Memory dialect naming the field, in a bounded body. */
   function expectMemoryIssue(r: { status: number; json: Json; text: string }, details: RegExp): void {
     expect(r.status).toBe(400);
-    expect(r.json).toEqual({ error: expect.any(String), details: expect.stringMatching(details) });
+    expectMemoryError(r.json, { details });
     expect(Buffer.byteLength(r.text)).toBeLessThan(MAX_ERROR_BYTES);
   }
 
-  /** Routing-manager dialect: `{code, message}` naming the field. */
+  /** Routing-manager dialect naming the field, in a bounded body. */
   function expectRoutingIssue(r: { status: number; json: Json; text: string }, message: RegExp): void {
     expect(r.status).toBe(400);
-    expect(r.json).toEqual({ code: 400, message: expect.stringMatching(message) });
+    expectRoutingError(r.json, 400, message);
     expect(Buffer.byteLength(r.text)).toBeLessThan(MAX_ERROR_BYTES);
   }
 
@@ -111,7 +111,7 @@ describe('bad input: a 4xx in the surface dialect, never a 500', () => {
     it('a charset whose bytes cannot be scanned (UTF-32) is refused with 415: RFC 8259 asks for UTF-8', async () => {
       const r = await fetch(`${keel.url}/api/middlewares`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-32' }, body: Buffer.from('{}') });
       expect(r.status).toBe(415);
-      expect(await r.json()).toEqual({ code: 415, message: expect.stringMatching(/UTF-8/) });
+      expectRoutingError(await r.json(), 415, /UTF-8/);
     });
 
     it('accepts 64 levels and refuses 65', async () => {

@@ -4,6 +4,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectConsoleErrors, launchChromium, seriousAccessibilityViolations, step } from './support/browser';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 import { ScriptedProvider } from './support/scripted-provider';
+import { messageFixtures } from './support/message-fixtures';
+import { MessageService } from '../src/messages/message.service';
 
 const PASSWORD = 'console-secret';
 const CREDENTIALS = Buffer.from(`opencode:${PASSWORD}`).toString('base64');
@@ -64,7 +66,8 @@ describe('Session console and share page in a browser', () => {
     keel = await startKeel({ env: { KEEL_SERVER_PASSWORD: PASSWORD } });
     sessionID = (await api('POST', '/session', { title: 'Browser session' })).body.id;
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript((credentials) => sessionStorage.setItem('keel.credentials', credentials), CREDENTIALS);
+    // Signed in as the console is: the session cookie of POST /keel/login, shared by every tab.
+    expect((await context.request.post(`${keel.url}/keel/login`, { data: { password: PASSWORD } })).status()).toBe(200);
     page = await context.newPage();
     errors = collectConsoleErrors(page);
   });
@@ -317,6 +320,26 @@ describe('Session console and share page in a browser', () => {
       await page.getByRole('region', { name: 'File notes.txt' }).getByText('the notes say hello').waitFor();
       await page.screenshot({ path: `${SHOTS}/files.png` });
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
+  });
+
+  it('opens a long session on its latest messages and shows earlier ones on request', async () => {
+    const long = (await api('POST', '/session', { title: 'Long session' })).body.id as string;
+    const messages = keel.keel.app.get(MessageService);
+    const seed = messageFixtures(messages, dir);
+    for (let i = 0; i < 130; i++) {
+      const user = await messages.updateMessage(seed.user(long));
+      await messages.updatePart(seed.text(user, `Long message ${i}`));
+    }
+    await step(page, 'long-session', async () => {
+      await page.goto(`${keel.url}/ui/sessions/${long}?directory=${encodeURIComponent(dir)}`);
+      const conversation = page.getByRole('log', { name: 'Conversation' });
+      // The latest page (100 messages): the first of them at the top, nothing before it.
+      await conversation.getByText('Long message 30', { exact: true }).waitFor();
+      expect(await conversation.getByText('Long message 29', { exact: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Show earlier messages' }).click();
+      await conversation.getByText('Long message 0', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Show earlier messages' }).waitFor({ state: 'detached' });
     });
   });
 });

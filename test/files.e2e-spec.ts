@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFiles } from './support/config-home';
-import { expectSessionBadRequest } from './support/error-bodies';
+import { expectSessionAnswer, expectSessionBadRequest } from './support/error-bodies';
 import { expectReferenceResponse, expectReferenceSchema } from './support/reference-schema';
 import { freshProcessEnv, spawnKeel, startKeel, tempDir, TestKeel } from './support/keel';
 
@@ -14,9 +14,7 @@ async function expectBadRequest(
   call: Promise<{ error?: unknown; response: Response }>,
   field: string,
 ): Promise<void> {
-  const { error, response } = await call;
-  expect(response.status).toBe(400);
-  expectSessionBadRequest(error, field);
+  expectSessionBadRequest(await expectSessionAnswer(call, 400), field);
 }
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
+import { Logger } from '@nestjs/common';
+import { ResourceWatcher } from '../src/routing/resources/resource-watcher.service';
 import { FakeRoutingUpstream } from './support/fake-routing-upstreams';
 import {
   BodyVariant,
@@ -226,6 +227,11 @@ function requestsFor(doc: OpenApi, op: Operation, fx: Fixtures, rng: Prng, heade
   return out;
 }
 
+/** Whether /doc secures the operation (the share page and the console's sign-in routes are public by design). */
+function isSecured(op: Operation): boolean {
+  return ((op.operation as { security?: unknown[] }).security ?? []).length > 0;
+}
+
 /** Without credentials, or with the other surface's, every spelling of every path is refused. */
 function credentialChecks(op: Operation, fx: Fixtures, rng: Prng): FuzzRequest[] {
   const path = fillTemplate(op, fx);
@@ -302,6 +308,9 @@ async function fuzzServer(label: string, withCredentials: boolean): Promise<{ re
   execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: directory });
   writeFileSync(join(directory, 'README.md'), '# fuzz\n');
   execFileSync('git', ['-c', 'user.email=f@example.com', '-c', 'user.name=f', 'commit', '-qam', 'root', '--allow-empty'], { cwd: directory });
+  // What the server logs as an error (a 5xx's cause and stack) goes into the report; the log is silent otherwise.
+  const logged: string[] = [];
+  const errorLog = jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void logged.push(JSON.stringify(message).slice(0, 1500)));
   const keel = await startKeel({ env: withCredentials ? { KEEL_SERVER_PASSWORD: PASSWORD, KEEL_API_KEYS: API_KEY } : {} });
   // A request naming no directory is served in the working directory: keep those writes out of the repository.
   const home = process.cwd();
@@ -318,7 +327,7 @@ async function fuzzServer(label: string, withCredentials: boolean): Promise<{ re
       ...ops.filter((op) => op.method === 'DELETE'),
     ];
     const bodyVariants = withCredentials ? BODY_VARIANTS.filter(([variant]) => CREDENTIALED_BODY_VARIANTS.has(variant)) : BODY_VARIANTS;
-    const requests = ordered.flatMap((op) => [...requestsFor(doc, op, fx, rng, headers, bodyVariants), ...(withCredentials ? credentialChecks(op, fx, rng) : [])]);
+    const requests = ordered.flatMap((op) => [...requestsFor(doc, op, fx, rng, headers, bodyVariants), ...(withCredentials && isSecured(op) ? credentialChecks(op, fx, rng) : [])]);
     const outcomes = await runPool(keel.url, requests, 3);
     // Last, the operations that tear the instance (or everything) down.
     for (const id of LAST) {
@@ -326,8 +335,11 @@ async function fuzzServer(label: string, withCredentials: boolean): Promise<{ re
       if (op) outcomes.push(...(await runPool(keel.url, requestsFor(doc, op, fx, rng, headers), 1)));
     }
     if (process.env.KEEL_FUZZ_STATS) process.stdout.write(`${formatStatuses(outcomes)}\n`);
-    return { report: formatFailures(SEED, label, outcomes), count: outcomes.length, ms: Date.now() - started };
+    const report = formatFailures(SEED, label, outcomes);
+    const errors = logged.length ? `\nthe server logged ${logged.length} error(s); the first:\n${logged.slice(0, 5).join('\n')}` : '';
+    return { report: report && report + errors, count: outcomes.length, ms: Date.now() - started };
   } finally {
+    errorLog.mockRestore();
     process.chdir(home);
     rmSync(scratch, { recursive: true, force: true });
     await keel.close();

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import WebSocket from 'ws';
+import { expectMemoryError, expectRoutingError } from './support/error-bodies';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 /**
@@ -45,8 +46,8 @@ function send(keel: TestKeel, method: string, path: string, headers: Record<stri
 function expectRefusal(answer: Answer, surface: 'session' | 'memory' | 'routing', status: number, words: RegExp): void {
   expect(answer.status).toBe(status);
   if (surface === 'session') expect(answer.body).toEqual({ name: expect.any(String), data: { message: expect.stringMatching(words) } });
-  if (surface === 'memory') expect(answer.body).toEqual({ error: expect.stringMatching(words) });
-  if (surface === 'routing') expect(answer.body).toEqual({ code: status, message: expect.stringMatching(words) });
+  if (surface === 'memory') expectMemoryError(answer.body, { error: words, details: null });
+  if (surface === 'routing') expectRoutingError(answer.body, status, words);
 }
 
 describe.each([
@@ -235,5 +236,79 @@ describe('Host names an operator allows', () => {
     } finally {
       await keel.close();
     }
+  });
+});
+
+describe("the console's sign-in cookie against other pages", () => {
+  let keel: TestKeel;
+  let dir: string;
+  let cookie: string;
+  beforeAll(async () => {
+    dir = tempDir('keel-hostile-cookie-');
+    keel = await startKeel({ env: { KEEL_SERVER_PASSWORD: PASSWORD, KEEL_API_KEYS: API_KEY } });
+    const own = { origin: keel.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' };
+    // Signing in is a state change like any other: another site cannot sign the browser in (login CSRF).
+    expect((await send(keel, 'POST', '/keel/login', { ...own, origin: EVIL, 'sec-fetch-site': 'cross-site' }, JSON.stringify({ password: PASSWORD }))).status).toBe(403);
+    const login = await send(keel, 'POST', '/keel/login', own, JSON.stringify({ password: PASSWORD }));
+    expect(login.status).toBe(200);
+    const set = String(login.headers['set-cookie']);
+    expect(set).toMatch(/^keel_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200/);
+    cookie = set.split(';')[0];
+  });
+  afterAll(() => keel?.close());
+
+  const sessionCount = async () => ((await send(keel, 'GET', `/session?directory=${encodeURIComponent(dir)}`, { cookie })).body as unknown[]).length;
+  const create = (headers: Record<string, string>) => send(keel, 'POST', `/session?directory=${encodeURIComponent(dir)}`, { cookie, 'content-type': 'application/json', ...headers }, '{}');
+
+  it('a cross-site POST carrying the cookie is refused before anything runs (403), and changes nothing', async () => {
+    const before = await sessionCount();
+    expectRefusal(await create({ origin: EVIL, 'sec-fetch-site': 'cross-site' }), 'session', 403, /origin http:\/\/evil\.example is not allowed/);
+    expect((await send(keel, 'POST', '/api/middlewares', { cookie, origin: EVIL, 'content-type': 'application/x-www-form-urlencoded' }, 'id=evil')).status).toBe(403);
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it('a same-site page of another origin (a loopback page on another port), trusted with the password, cannot borrow the cookie (401)', async () => {
+    const before = await sessionCount();
+    expect((await create({ origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' })).status).toBe(401);
+    expect((await create({ origin: 'http://localhost:5173' })).status).toBe(401);
+    expect((await send(keel, 'GET', '/session', { cookie, 'sec-fetch-site': 'same-site' })).status).toBe(401);
+    expect(await sessionCount()).toBe(before);
+  });
+
+  it("the console's own pages (and tools holding it) are signed in; the memory surface still wants its API key", async () => {
+    expect((await create({ origin: keel.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await create({})).status).toBe(200);
+    expect((await send(keel, 'GET', '/keel/auth', { cookie, 'sec-fetch-site': 'same-origin' })).body).toEqual({ passwordRequired: true, signedIn: true, expiresAt: expect.any(Number) });
+    expect((await send(keel, 'POST', '/v3/search', { cookie, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, '{"q":"x"}')).status).toBe(401);
+  });
+
+  it('the terminal WebSocket takes the cookie from its own page only', async () => {
+    const created = await send(keel, 'POST', `/pty?directory=${encodeURIComponent(dir)}`, { cookie, 'content-type': 'application/json' }, JSON.stringify({ command: '/bin/sh' }));
+    expect(created.status).toBe(200);
+    const path = `/pty/${created.body.id}/connect?directory=${encodeURIComponent(dir)}`;
+    const connect = (headers: Record<string, string>) =>
+      new Promise<number | 'open'>((resolve) => {
+        const socket = new WebSocket(`${keel.url.replace('http', 'ws')}${path}`, { headers: { cookie, ...headers } });
+        socket.once('open', () => {
+          socket.close();
+          resolve('open');
+        });
+        socket.once('error', () => undefined);
+        socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      });
+    expect(await connect({ origin: EVIL })).toBe(403);
+    expect(await connect({ origin: 'http://localhost:5173' })).toBe(401);
+    expect(await connect({ origin: keel.url })).toBe('open');
+  });
+
+  it('a tampered cookie is refused, and signing out ends the session for every holder', async () => {
+    const [name, value] = cookie.split('=');
+    const tampered = `${name}=${value.replace(/^v1\.[0-9a-z]+/, 'v1.zzzzzzzzz')}`;
+    expect((await send(keel, 'GET', '/session', { cookie: tampered })).status).toBe(401);
+    const out = await send(keel, 'POST', '/keel/logout', { cookie, origin: keel.url });
+    expect(out.status).toBe(204);
+    expect(String(out.headers['set-cookie'])).toMatch(/^keel_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0/);
+    expect((await send(keel, 'GET', '/session', { cookie })).status).toBe(401);
+    expect((await send(keel, 'GET', '/keel/auth', { cookie })).body).toEqual({ passwordRequired: true, signedIn: false });
   });
 });

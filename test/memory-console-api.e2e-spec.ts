@@ -1,6 +1,7 @@
 import Supermemory from 'supermemory';
 import { startKeel, TestKeel } from './support/keel';
-import { expectApiError, memoryClient, waitForDocument } from './support/memory-fixtures';
+import { expectMemoryAnswer } from './support/error-bodies';
+import { memoryClient, waitForDocument } from './support/memory-fixtures';
 
 type Body = Record<string, any>;
 
@@ -29,10 +30,10 @@ describe('memory: API additions for the console', () => {
     expect((await list({ createdAfter: start, containerTags: ['console_api'] })).pagination.totalItems).toBe(1);
     expect((await list({ createdBefore: start, containerTags: ['console_api'] })).pagination.totalItems).toBe(0);
 
-    await expectApiError(list({ statuses: ['finished'] }), 400, /statuses\.0/);
-    await expectApiError(list({ statuses: 'done' }), 400, /statuses/);
-    await expectApiError(list({ types: [''] }), 400, /types\.0/);
-    await expectApiError(list({ createdAfter: 'yesterday' }), 400, /createdAfter/);
+    await expectMemoryAnswer(list({ statuses: ['finished'] }), 400, /statuses\.0/);
+    await expectMemoryAnswer(list({ statuses: 'done' }), 400, /statuses/);
+    await expectMemoryAnswer(list({ types: [''] }), 400, /types\.0/);
+    await expectMemoryAnswer(list({ createdAfter: 'yesterday' }), 400, /createdAfter/);
   });
 
   it('lists a failed document with its error', async () => {
@@ -51,14 +52,14 @@ describe('memory: API additions for the console', () => {
     const search = async () => (await client.post<Body>('/v4/search', { body: { q: 'typewriters', containerTag: 'console_restore' } })).results.map((r: Body) => r.id);
     expect(await search()).toEqual([id]);
 
-    await expectApiError(client.post('/v4/memories/restore', { body: { containerTag: 'console_restore', id } }), 409);
+    await expectMemoryAnswer(client.post('/v4/memories/restore', { body: { containerTag: 'console_restore', id } }), 409);
     await client.delete('/v4/memories', { body: { containerTag: 'console_restore', id } });
     expect(await search()).toEqual([]);
     expect(await client.post('/v4/memories/restore', { body: { containerTag: 'console_restore', id } })).toEqual({ id, forgotten: false });
     expect(await search()).toEqual([id]);
 
-    await expectApiError(client.post('/v4/memories/restore', { body: { containerTag: 'console_restore', id: 'missing' } }), 404);
-    await expectApiError(client.post('/v4/memories/restore', { body: { id } }), 400, /containerTag/);
+    await expectMemoryAnswer(client.post('/v4/memories/restore', { body: { containerTag: 'console_restore', id: 'missing' } }), 404);
+    await expectMemoryAnswer(client.post('/v4/memories/restore', { body: { id } }), 400, /containerTag/);
   });
 
   it('gives memory versions their relation', async () => {

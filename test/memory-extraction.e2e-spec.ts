@@ -1,6 +1,7 @@
 import Supermemory from 'supermemory';
 import { startKeel, TestKeel } from './support/keel';
-import { expectApiError, memoryClient, startWebServer, waitForDocument, WebServer } from './support/memory-fixtures';
+import { expectMemoryAnswer } from './support/error-bodies';
+import { memoryClient, startWebServer, waitForDocument, WebServer } from './support/memory-fixtures';
 import { ScriptedProvider, ScriptedReply } from './support/scripted-provider';
 
 type Body = Record<string, unknown>;
@@ -223,15 +224,15 @@ describe('memory: extraction by a configured memory model (OpenAI-compatible, st
     });
     const withBuckets = await client.profile({ containerTag: tag, buckets: ['work'] } as never);
     expect(Object.keys(withBuckets.profile).sort()).toEqual(['buckets', 'dynamic', 'static']);
-    await expectApiError(client.profile({ containerTag: tag, include: ['everything'] } as never), 400, /include/);
-    await expectApiError(client.profile({ containerTag: tag, buckets: ['no spaces'] } as never), 400, /buckets/);
+    await expectMemoryAnswer(client.profile({ containerTag: tag, include: ['everything'] } as never), 400, /include/);
+    await expectMemoryAnswer(client.profile({ containerTag: tag, buckets: ['no spaces'] } as never), 400, /buckets/);
     expect(await client.post('/v4/profile/buckets', { body: { containerTag: tag } })).toEqual({ buckets: [{ key: 'preferences', description: expect.any(String) }] });
-    await expectApiError(client.post('/v4/profile/buckets', { body: {} }), 400, /containerTag/);
+    await expectMemoryAnswer(client.post('/v4/profile/buckets', { body: {} }), 400, /containerTag/);
 
     const forgotten = await client.memories.forget({ containerTag: tag, content: 'Pat is training for a half marathon in June' });
     expect(forgotten).toEqual({ id: expect.any(String), forgotten: true });
     expect((await client.profile({ containerTag: tag })).profile.dynamic).toEqual([]);
-    await expectApiError(client.memories.forget({ containerTag: tag, content: 'Pat is training for a half marathon in June' }), 409);
-    await expectApiError(client.memories.forget({ containerTag: tag, content: 'Pat never said this' }), 404);
+    await expectMemoryAnswer(client.memories.forget({ containerTag: tag, content: 'Pat is training for a half marathon in June' }), 409);
+    await expectMemoryAnswer(client.memories.forget({ containerTag: tag, content: 'Pat never said this' }), 404);
   });
 });

@@ -2,7 +2,8 @@ import Supermemory, { toFile } from 'supermemory';
 import { DataSource } from 'typeorm';
 import { startKeel, TestKeel } from './support/keel';
 import { setEnv } from './support/env';
-import { expectApiError, memoryClient, waitForDocument } from './support/memory-fixtures';
+import { expectMemoryAnswer } from './support/error-bodies';
+import { memoryClient, waitForDocument } from './support/memory-fixtures';
 import { ScriptedProvider } from './support/scripted-provider';
 
 type Body = Record<string, unknown>;
@@ -44,7 +45,7 @@ describe('memory: organisation settings (GET/PATCH /v3/settings through the supe
 
   it('answers every field unset at first, and needs the API key', async () => {
     expect(await client.settings.get()).toEqual(UNSET);
-    await expectApiError(memoryClient(keel.url, 'wrong').settings.get(), 401);
+    await expectMemoryAnswer(memoryClient(keel.url, 'wrong').settings.get(), 401);
   });
 
   it('changes only the fields sent, answers them as stored, keeps client secrets write-only, and persists them', async () => {
@@ -69,13 +70,13 @@ describe('memory: organisation settings (GET/PATCH /v3/settings through the supe
 
   it('refuses unknown and invalid fields with 400 {error, details} naming the field, and changes nothing', async () => {
     const before = await client.settings.get();
-    await expectApiError(client.settings.update({ chunkSize: 800, chunkOverlap: 5 } as never), 400, /^chunkOverlap: is not a setting/);
-    await expectApiError(client.settings.update({ chunkSize: 5 }), 400, /chunkSize: must be -1 \(the default\) or between 100 and 20000/);
-    await expectApiError(client.settings.update({ chunkSize: 512.5 }), 400, /chunkSize: must be an integer/);
-    await expectApiError(client.settings.update({ shouldLLMFilter: 'yes' as never }), 400, /shouldLLMFilter: must be a boolean/);
-    await expectApiError(client.settings.update({ filterPrompt: 7 as never }), 400, /filterPrompt: must be a string/);
-    await expectApiError(client.settings.update({ excludeItems: ['*.md', 3] }), 400, /excludeItems\.1: must be a non-empty pattern/);
-    await expectApiError(client.settings.update({ includeItems: { a: 1 } }), 400, /includeItems: must be a non-empty pattern/);
+    await expectMemoryAnswer(client.settings.update({ chunkSize: 800, chunkOverlap: 5 } as never), 400, /^chunkOverlap: is not a setting/);
+    await expectMemoryAnswer(client.settings.update({ chunkSize: 5 }), 400, /chunkSize: must be -1 \(the default\) or between 100 and 20000/);
+    await expectMemoryAnswer(client.settings.update({ chunkSize: 512.5 }), 400, /chunkSize: must be an integer/);
+    await expectMemoryAnswer(client.settings.update({ shouldLLMFilter: 'yes' as never }), 400, /shouldLLMFilter: must be a boolean/);
+    await expectMemoryAnswer(client.settings.update({ filterPrompt: 7 as never }), 400, /filterPrompt: must be a string/);
+    await expectMemoryAnswer(client.settings.update({ excludeItems: ['*.md', 3] }), 400, /excludeItems\.1: must be a non-empty pattern/);
+    await expectMemoryAnswer(client.settings.update({ includeItems: { a: 1 } }), 400, /includeItems: must be a non-empty pattern/);
     const raw = await fetch(`${keel.url}/v3/settings`, { method: 'PATCH', headers: { authorization: 'Bearer test-key', 'content-type': 'application/json' }, body: '[1]' });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toEqual({ error: 'Invalid request parameters', details: expect.stringContaining('JSON object') });

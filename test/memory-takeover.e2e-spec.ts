@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { freshProcessEnv, KeelProcess, spawnKeel, testDatabaseServer } from './support/keel';
 import { memoryClient } from './support/memory-fixtures';
 
@@ -40,9 +41,22 @@ import { memoryClient } from './support/memory-fixtures';
         containerTag: 'takeover',
       });
       const client = memoryClient(survivor.url);
-      let unfinished: number;
-      do unfinished = (await client.documents.listProcessing()).totalCount;
-      while (unfinished === results.length);
+      // Killed only once both replicas hold claims (two workers' ids on unfinished documents), with
+      // plenty left for the doomed one to keep claiming: it dies holding some.
+      const database = new Client({ connectionString: fresh.env.DATABASE_URL });
+      await database.connect();
+      try {
+        for (;;) {
+          const { rows } = await database.query<{ workers: string; unfinished: string }>(
+            `SELECT count(DISTINCT claimed_by) FILTER (WHERE claimed_by IS NOT NULL) AS workers, count(*) AS unfinished FROM memory_document WHERE status NOT IN ('done', 'failed')`,
+          );
+          if (Number(rows[0].workers) >= 2) break;
+          if (Number(rows[0].unfinished) < results.length / 2) throw new Error('the replicas never held claims at the same time');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        await database.end();
+      }
       await doomed.stop('SIGKILL');
 
       const deadline = Date.now() + 120_000;
@@ -51,8 +65,12 @@ import { memoryClient } from './support/memory-fixtures';
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(survivor.output()).toContain('took over the claims of a pipeline worker that stopped');
+      // A document the survivor failed is logged with its stack: shown here rather than only its status.
+      expect(survivor.output().split('\n').filter((line) => line.includes('document failed'))).toEqual([]);
       for (const { id } of results.filter((_, i) => i % 10 === 0)) {
-        expect((await client.documents.get(id)).status).toBe('done');
+        // The document's own words when it did not finish (a failure names its cause).
+        const document = (await client.documents.get(id)) as { status: string; error?: string };
+        expect({ id, status: document.status, error: document.error ?? null }).toEqual({ id, status: 'done', error: null });
         const { chunks } = await client.get<{ chunks: { position: number }[] }>(`/v3/documents/${id}/chunks`);
         expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
       }

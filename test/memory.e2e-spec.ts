@@ -1,6 +1,7 @@
 import Supermemory, { toFile } from 'supermemory';
 import { startKeel, TestKeel } from './support/keel';
-import { expectApiError, makeDocx, makePdf, memoryClient, PolledDocument, startEmbeddingServer, startWebServer, waitForDocument, WebServer } from './support/memory-fixtures';
+import { expectMemoryAnswer } from './support/error-bodies';
+import { makeDocx, makePdf, memoryClient, PolledDocument, startEmbeddingServer, startWebServer, waitForDocument, WebServer } from './support/memory-fixtures';
 
 type Body = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
   });
 
   it('refuses requests without a valid API key, with {error, details}', async () => {
-    await expectApiError(memoryClient(keel.url, 'wrong').documents.list({}), 401);
+    await expectMemoryAnswer(memoryClient(keel.url, 'wrong').documents.list({}), 401);
     const noKey = await fetch(`${keel.url}/v3/documents/list`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(noKey.status).toBe(401);
     expect(await noKey.json()).toEqual({ error: 'Unauthorized', details: expect.any(String) });
@@ -47,7 +48,7 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect(typeof doc.createdAt).toBe('string');
     expect((doc.memories as Body[]).map((m) => m.memory)).toEqual(expect.arrayContaining(['The lighthouse keeper Marta lives on Skerry Island']));
 
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await web.hookArrived((h) => (h.data as Body).id === added.id && (h.data as Body).status === 'done' && (h.data as Body).dreamingStatus === 'done');
     const delivered = web.hooks.filter((h) => (h.data as Body).id === added.id);
     expect(delivered.map((h) => (h.data as Body).status)).toEqual(expect.arrayContaining(['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done']));
     expect(delivered.every((h) => h.type === 'memory.document.status' && /^sha256=[0-9a-f]{64}$/.test(String(h.signature)))).toBe(true);
@@ -74,20 +75,20 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
   });
 
   it('rejects invalid input with 400 {error, details} naming the field', async () => {
-    await expectApiError(client.add({ content: 'x', containerTag: 'has space' }), 400, /containerTag/);
-    await expectApiError(client.add({ content: 'x', containerTag: 'a'.repeat(101) }), 400, /containerTag/);
-    await expectApiError(client.add({ content: 'x', customId: 'c'.repeat(256) }), 400, /customId/);
-    await expectApiError(client.add({ content: 'x', metadata: { nested: { no: 1 } } as never }), 400, /metadata\.nested/);
-    await expectApiError(client.add({ content: 'x', entityContext: 'e'.repeat(1501) }), 400, /entityContext/);
-    await expectApiError(client.add({ content: 'x', dreaming: 'later' } as never), 400, /dreaming/);
-    await expectApiError(client.add({} as never), 400, /content/);
-    await expectApiError(client.add({ content: 'x'.repeat(1024 * 1024 + 1) }), 413);
-    await expectApiError(client.documents.batchAdd({ documents: [] }), 400, /documents/);
-    await expectApiError(client.documents.batchAdd({ documents: Array.from({ length: 601 }, () => 'x') }), 400, /documents/);
-    await expectApiError(client.search.memories({ q: '' }), 400, /q/);
-    await expectApiError(client.search.documents({ q: 'x', filters: { AND: [{ AND: [{ AND: [{ AND: [{ AND: [{ AND: [{ key: 'a', value: 'b' }] }] }] }] }] }] } }), 400, /filters/);
-    await expectApiError(client.documents.get('doesNotExist'), 404);
-    await expectApiError(client.post('/v4/conversations', { body: { conversationId: 'c1', messages: [{ role: 'robot', content: 'x' }] } }), 400, /messages\.0\.role/);
+    await expectMemoryAnswer(client.add({ content: 'x', containerTag: 'has space' }), 400, /containerTag/);
+    await expectMemoryAnswer(client.add({ content: 'x', containerTag: 'a'.repeat(101) }), 400, /containerTag/);
+    await expectMemoryAnswer(client.add({ content: 'x', customId: 'c'.repeat(256) }), 400, /customId/);
+    await expectMemoryAnswer(client.add({ content: 'x', metadata: { nested: { no: 1 } } as never }), 400, /metadata\.nested/);
+    await expectMemoryAnswer(client.add({ content: 'x', entityContext: 'e'.repeat(1501) }), 400, /entityContext/);
+    await expectMemoryAnswer(client.add({ content: 'x', dreaming: 'later' } as never), 400, /dreaming/);
+    await expectMemoryAnswer(client.add({} as never), 400, /content/);
+    await expectMemoryAnswer(client.add({ content: 'x'.repeat(1024 * 1024 + 1) }), 413);
+    await expectMemoryAnswer(client.documents.batchAdd({ documents: [] }), 400, /documents/);
+    await expectMemoryAnswer(client.documents.batchAdd({ documents: Array.from({ length: 601 }, () => 'x') }), 400, /documents/);
+    await expectMemoryAnswer(client.search.memories({ q: '' }), 400, /q/);
+    await expectMemoryAnswer(client.search.documents({ q: 'x', filters: { AND: [{ AND: [{ AND: [{ AND: [{ AND: [{ AND: [{ key: 'a', value: 'b' }] }] }] }] }] }] } }), 400, /filters/);
+    await expectMemoryAnswer(client.documents.get('doesNotExist'), 404);
+    await expectMemoryAnswer(client.post('/v4/conversations', { body: { conversationId: 'c1', messages: [{ role: 'robot', content: 'x' }] } }), 400, /messages\.0\.role/);
   });
 
   it('batch: objects and strings, batch defaults, item overrides, bad items reported in order', async () => {
@@ -150,6 +151,15 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect((profile.searchResults?.results as Body[])[0]).toMatchObject({ memory: expect.stringContaining('cello') });
   });
 
+  it("patch: taking another document's customId is a 400 naming it (the unique index's refusal, read by driver code)", async () => {
+    const first = await client.add({ content: 'First kiln log.', containerTag: 'user_u', customId: 'kiln-a' });
+    const second = await client.add({ content: 'Second kiln log.', containerTag: 'user_u', customId: 'kiln-b' });
+    const refused = await expectMemoryAnswer(client.documents.update(second.id, { customId: 'kiln-a' }), 400, null);
+    expect(refused.error).toBe('customId kiln-a is used by another document');
+    expect(await client.documents.get('kiln-b')).toMatchObject({ id: second.id });
+    expect(await client.documents.get('kiln-a')).toMatchObject({ id: first.id });
+  });
+
   it('patch: metadata in place, content reprocesses; list, processing, delete, bulk delete', async () => {
     const { id } = await client.add({ content: 'Original text about pottery.', containerTag: 'user_p', customId: 'pot-1' });
     await waitForDocument(client, id);
@@ -178,11 +188,11 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect((await client.documents.listProcessing()).documents.map((d) => d.id)).not.toContain(fresh.id);
 
     expect(await client.documents.delete('pot-1')).toBeNull();
-    await expectApiError(client.documents.get(id), 404);
+    await expectMemoryAnswer(client.documents.get(id), 404);
     const other = await client.add({ content: 'Bulk one.', containerTag: 'user_p' });
     const bulk = await client.documents.deleteBulk({ ids: [other.id, 'missingDocument'] });
     expect(bulk).toMatchObject({ success: true, deletedCount: 1, errors: [{ id: 'missingDocument', error: 'Document not found' }] });
-    await expectApiError(client.documents.deleteBulk({}), 400);
+    await expectMemoryAnswer(client.documents.deleteBulk({}), 400);
   });
 
   it('memories: create, list with history, versioned update, forget (409 the second time)', async () => {
@@ -196,9 +206,9 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     const found = await client.search.memories({ q: 'jasmine tea', containerTag: 'user_m' });
     expect(found.results[0]).toMatchObject({ id: updated.id, context: { parents: [expect.objectContaining({ version: -1, memory: 'Dana prefers green tea' })] } });
     expect(await client.memories.forget({ containerTag: 'user_m', id: updated.id, reason: 'outdated' })).toEqual({ id: updated.id, forgotten: true });
-    await expectApiError(client.memories.forget({ containerTag: 'user_m', id: updated.id }), 409);
+    await expectMemoryAnswer(client.memories.forget({ containerTag: 'user_m', id: updated.id }), 409);
     expect((await client.search.memories({ q: 'jasmine tea', containerTag: 'user_m' })).results).toEqual([]);
-    await expectApiError(client.memories.forget({ containerTag: 'user_m', id: 'nope' }), 404);
+    await expectMemoryAnswer(client.memories.forget({ containerTag: 'user_m', id: 'nope' }), 404);
   });
 
   it('files: text, markdown, HTML, JSON, PDF, DOCX; bracket metadata; unsupported types fail in the document', async () => {
@@ -221,7 +231,7 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect(bad).toMatchObject({ status: 'failed', error: expect.stringMatching(/Unsupported file type/) });
     const search = await client.search.documents({ q: 'narwhals beluga', containerTags: ['files'] });
     expect(search.results.length).toBe(2);
-    await expectApiError(client.documents.uploadFile({ file: await toFile(Buffer.from('x'), 'x.txt'), fileType: 'image' }), 400, /mimeType/);
+    await expectMemoryAnswer(client.documents.uploadFile({ file: await toFile(Buffer.from('x'), 'x.txt'), fileType: 'image' }), 400, /mimeType/);
   });
 
   it('URLs: fetched with redirects into clean text; private addresses are refused unless allowed', async () => {

@@ -2,22 +2,13 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { rmSync } from 'node:fs';
 import type { Part } from '../src/messages/message.entity';
 import { MessageService } from '../src/messages/message.service';
+import { expectSessionAnswer } from './support/error-bodies';
 import { messageFixtures, MessageFixtures } from './support/message-fixtures';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 type Client = ReturnType<typeof createOpencodeClient>;
-
-async function expectStatus(promise: Promise<{ error?: unknown; response: Response }>, status: number, schema?: string) {
-  const { error, response } = await promise;
-  expect(response.status).toBe(status);
-  if (schema === 'BadRequestError') {
-    const body = error as { error: unknown[] };
-    expectReferenceSchema({ ...body, errors: body.error }, 'BadRequestError');
-  } else if (schema) expectReferenceSchema(error, schema);
-  return error as any;
-}
 
 describe('messages and parts: list, get, part update/delete, streaming deltas, fork', () => {
   let keel: TestKeel;
@@ -81,8 +72,8 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     expect(last![0].parts).toHaveLength(2);
     const { data: empty } = await client.session.messages({ sessionID: (await client.session.create()).data!.id });
     expect(empty).toEqual([]);
-    await expectStatus(client.session.messages({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
-    const bad = await expectStatus(client.session.messages({ sessionID: 'abc' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.messages({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    const bad = await expectSessionAnswer(client.session.messages({ sessionID: 'abc' }), 400, 'BadRequestError');
     expect(bad.error[0].path).toEqual(['sessionID']);
     const badLimit = await fetch(`${keel.url}/session/${sessionID}/message?limit=lots&directory=${encodeURIComponent(dir)}`);
     expect(badLimit.status).toBe(400);
@@ -94,10 +85,10 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     expect(data!.info).toEqual(a);
     expect(data!.parts.map((p) => p.messageID)).toEqual([a.id, a.id]);
     expectReferenceSchema(data!.info, 'AssistantMessage');
-    const missing = await expectStatus(client.session.message({ sessionID, messageID: 'msg_missing' }), 404, 'NotFoundError');
+    const missing = await expectSessionAnswer(client.session.message({ sessionID, messageID: 'msg_missing' }), 404, 'NotFoundError');
     expect(missing.data.message).toBe('Message not found: msg_missing');
-    await expectStatus(client.session.message({ sessionID: 'ses_missing', messageID: a.id }), 404, 'NotFoundError');
-    const badId = await expectStatus(client.session.message({ sessionID, messageID: 'nope' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.message({ sessionID: 'ses_missing', messageID: a.id }), 404, 'NotFoundError');
+    const badId = await expectSessionAnswer(client.session.message({ sessionID, messageID: 'nope' }), 400, 'BadRequestError');
     expect(badId.error[0].path).toEqual(['messageID']);
   });
 
@@ -141,13 +132,13 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     events.close();
     expect((await client.session.message({ sessionID, messageID: u.id })).data!.parts[0]).toEqual(edited);
 
-    const mismatch = await expectStatus(
+    const mismatch = await expectSessionAnswer(
       client.part.update({ sessionID, messageID: u.id, partID: 'prt_other', part: edited as never }),
       400,
       'BadRequestError',
     );
     expect(mismatch.error[0].path).toEqual(['id']);
-    const wrongSession = await expectStatus(
+    const wrongSession = await expectSessionAnswer(
       client.part.update({ sessionID, messageID: u.id, partID, part: { ...edited, sessionID: 'ses_other' } as never }),
       400,
       'BadRequestError',
@@ -160,9 +151,9 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     });
     expect(invalid.status).toBe(400);
     const ghost = { ...edited, messageID: 'msg_missing' };
-    await expectStatus(client.part.update({ sessionID, messageID: 'msg_missing', partID, part: ghost as never }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.part.update({ sessionID, messageID: 'msg_missing', partID, part: ghost as never }), 404, 'NotFoundError');
     const ghostSession = { ...edited, sessionID: 'ses_missing' };
-    await expectStatus(
+    await expectSessionAnswer(
       client.part.update({ sessionID: 'ses_missing', messageID: u.id, partID, part: ghostSession as never }),
       404,
       'NotFoundError',
@@ -179,12 +170,12 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
     expect(removed).toEqual({ type: 'message.part.removed', properties: { sessionID, messageID: u.id, partID: second } });
     expectReferenceSchema(removed, 'Event.message.part.removed');
     expect((await client.session.message({ sessionID, messageID: u.id })).data!.parts.map((p) => p.id)).toEqual([first]);
-    const missing = await expectStatus(client.part.delete({ sessionID, messageID: u.id, partID: second }), 404, 'NotFoundError');
+    const missing = await expectSessionAnswer(client.part.delete({ sessionID, messageID: u.id, partID: second }), 404, 'NotFoundError');
     expect(missing.data.message).toBe(`Part not found: ${second}`);
-    await expectStatus(client.part.delete({ sessionID: 'ses_missing', messageID: u.id, partID: first }), 404, 'NotFoundError');
-    const badPart = await expectStatus(client.part.delete({ sessionID, messageID: u.id, partID: 'x' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.part.delete({ sessionID: 'ses_missing', messageID: u.id, partID: first }), 404, 'NotFoundError');
+    const badPart = await expectSessionAnswer(client.part.delete({ sessionID, messageID: u.id, partID: 'x' }), 400, 'BadRequestError');
     expect(badPart.error[0].path).toEqual(['partID']);
-    await expectStatus(client.part.delete({ sessionID: 'bad', messageID: u.id, partID: first }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.part.delete({ sessionID: 'bad', messageID: u.id, partID: first }), 400, 'BadRequestError');
 
     await messages.removeMessage(sessionID, a.id);
     const gone = await events.next((f) => f.type === 'message.removed');
@@ -213,7 +204,7 @@ describe('messages and parts: list, get, part update/delete, streaming deltas, f
 
     const { data: whole } = await client.session.fork({ sessionID });
     expect((await client.session.messages({ sessionID: whole!.id })).data).toHaveLength(2);
-    await expectStatus(client.session.fork({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
-    await expectStatus(client.session.fork({ sessionID, messageID: 'bad' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.fork({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.fork({ sessionID, messageID: 'bad' }), 400, 'BadRequestError');
   });
 });

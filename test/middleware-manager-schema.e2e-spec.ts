@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { adoptOrCreateSchema } from '../src/middleware-manager/middleware-manager.migration';
+import { adoptOrCreateSchema } from '../src/routing/middleware-manager.migration';
 import { freshDatabase, startKeel, tempDir, testDatabaseServer, TestKeel } from './support/keel';
 import { routingApi } from './support/fake-routing-upstreams';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { ResourceWatcher } from '../src/middleware-manager/resource-watcher.service';
+import { ResourceWatcher } from '../src/routing/resources/resource-watcher.service';
 import { SseClient } from './support/sse';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -4,15 +4,15 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { parse } from 'yaml';
-import { buildTraefikConfig, RoutingSnapshot } from '../src/middleware-manager/traefik-config.builder';
-import { TraefikConfigService } from '../src/middleware-manager/traefik-config.service';
-import { toYaml } from '../src/middleware-manager/traefik-yaml';
+import { buildTraefikConfig, RoutingSnapshot } from '../src/routing/traefik-output/traefik-config.builder';
+import { TraefikConfigService } from '../src/routing/traefik-output/traefik-config.service';
+import { toYaml } from '../src/routing/traefik-output/traefik-yaml';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 import { routingApi } from './support/fake-routing-upstreams';
 
 const schema = JSON.parse(
   readFileSync(
-    join(__dirname, '..', 'src', 'middleware-manager', 'traefik-v3-file-provider.schema.json'),
+    join(__dirname, '..', 'src', 'routing', 'traefik-v3-file-provider.schema.json'),
     'utf8',
   ),
 );

@@ -286,12 +286,26 @@ describe(`keel backup and restore (${engine})`, () => {
 const onPostgres = testDatabaseServer ? describe : describe.skip;
 
 onPostgres('keel move: SQLite to PostgreSQL', () => {
-  it('copies the release-0 fixture (sessions, documents, memories, routes) and verifies every table; refuses a target with tables', async () => {
+  it('copies the release-0 fixture plus 100,000 documents (sessions, documents, memories, routes) and verifies every table; refuses a target with tables', async () => {
     const dataDir = tempDir('keel-move-');
     cpSync(join(__dirname, 'fixtures', 'release-0', 'sqlite', 'data'), dataDir, { recursive: true });
     const sourceEnv = { KEEL_DATA_DIR: dataDir, KEEL_ALLOWED_DIRECTORIES: '/tmp', KEEL_PORT: '0', KEEL_LOG_LEVEL: 'warn' };
     const target = await freshDatabase();
     try {
+      // The fixture's schema brought up to this code, then 100,000 finished documents written in (as bench/operations.mjs does).
+      await (await spawnKeel(sourceEnv)).stop();
+      const seeder = `import { seedDocuments } from ${JSON.stringify(join(__dirname, '..', 'bench', 'lib', 'documents.mjs'))}; await seedDocuments({ dataDir: ${JSON.stringify(dataDir)} }, 100000);`;
+      const seeded = await new Promise<number | null>((resolve) => spawn(process.execPath, ['--input-type=module', '-e', seeder], { stdio: 'inherit' }).once('exit', resolve));
+      expect(seeded).toBe(0);
+      // A time on a whole ten milliseconds (recent: the history keeps its last days), which PostgreSQL reads back as `.47`.
+      const sqlite = new Database(join(dataDir, 'keel.sqlite'));
+      try {
+        sqlite
+          .prepare(`INSERT INTO traefik_config_history (created_at, "trigger", document, diff, added, removed) VALUES (?, 'test', '{}', '', 0, 0)`)
+          .run(`${new Date().toISOString().slice(0, 19).replace('T', ' ')}.470`);
+      } finally {
+        sqlite.close();
+      }
       // What the SQLite server answers, to compare with.
       const before = await spawnKeel(sourceEnv);
       const read = async (url: string) => ({
@@ -304,8 +318,9 @@ onPostgres('keel move: SQLite to PostgreSQL', () => {
       const expected = await read(before.url);
       await before.stop();
       const moved = await keel(['move', '--to', target.url!], sourceEnv);
-      expect(moved.code).toBe(0);
-      expect(moved.stdout).toMatch(/memory_document: \d+ rows, checksum ok/);
+      expect({ code: moved.code, stderr: moved.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(moved.stdout).toMatch(/memory_document: 100\d{3} rows, checksum ok/);
+      expect(moved.stdout).toMatch(/memory_chunk: 100\d{3} rows, checksum ok/);
       expect(moved.stdout).toMatch(/^moved \d+ rows in \d+ tables from SQLite in .* to PostgreSQL .* in [\d.]+ s\.$/m);
       const after = await spawnKeel({ ...sourceEnv, DATABASE_URL: target.url! });
       try {
@@ -320,5 +335,5 @@ onPostgres('keel move: SQLite to PostgreSQL', () => {
       await target.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 });

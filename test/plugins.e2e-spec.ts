@@ -17,7 +17,7 @@ import { startKeel, tempDir, TestKeel } from './support/keel';
 import { expectRoutingError, routingApi } from './support/fake-routing-upstreams';
 
 const BUNDLED = JSON.parse(
-  readFileSync(join(__dirname, '..', 'src', 'middleware-manager', 'plugin-catalogue.json'), 'utf8'),
+  readFileSync(join(__dirname, '..', 'src', 'routing', 'plugin-catalogue.json'), 'utf8'),
 ) as { import: string; version: string }[];
 
 const REMOTE = [

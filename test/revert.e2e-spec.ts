@@ -9,7 +9,7 @@ import { SessionStatusService } from '../src/sessions/session-status.service';
 import { RevertService } from '../src/snapshots/revert.service';
 import { SnapshotService } from '../src/snapshots/snapshot.service';
 import { messageFixtures, MessageFixtures } from './support/message-fixtures';
-import { expectSessionError } from './support/error-bodies';
+import { expectSessionAnswer } from './support/error-bodies';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
@@ -115,17 +115,6 @@ describe('session revert / unrevert over snapshots', () => {
     });
     const afterTwo = tree(dir);
     return { sessionID, t1, t2, initial, afterOne, afterTwo };
-  }
-
-  async function expectError(
-    promise: Promise<{ error?: unknown; response: Response }>,
-    status: number,
-    name: string,
-  ) {
-    const { error, response } = await promise;
-    expect(response.status).toBe(status);
-    expectSessionError(error, name);
-    return error as any;
   }
 
   it('reverts to a user message: files back to the state before that turn, revert stored, session.updated; unrevert restores', async () => {
@@ -251,36 +240,36 @@ describe('session revert / unrevert over snapshots', () => {
     const { sessionID, t2 } = await history();
     await statuses.set(sessionID, { type: 'busy' });
     try {
-      const busy = await expectError(
+      const busy = await expectSessionAnswer(
         client.session.revert({ sessionID, messageID: t2.user.id }),
         400,
         'BusyError',
       );
       expect(busy.data.message).toContain(sessionID);
-      await expectError(client.session.unrevert({ sessionID }), 400, 'BusyError');
+      await expectSessionAnswer(client.session.unrevert({ sessionID }), 400, 'BusyError');
     } finally {
       await statuses.set(sessionID, { type: 'idle' });
     }
     expect((await client.session.get({ sessionID })).data!.revert).toBeUndefined();
-    await expectError(
+    await expectSessionAnswer(
       client.session.revert({ sessionID: 'ses_missing', messageID: t2.user.id }),
       404,
       'NotFoundError',
     );
-    await expectError(client.session.unrevert({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
-    await expectError(client.session.revert({ sessionID, messageID: 'msg_missing' }), 404, 'NotFoundError');
-    await expectError(
+    await expectSessionAnswer(client.session.unrevert({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.revert({ sessionID, messageID: 'msg_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(
       client.session.revert({ sessionID, messageID: t2.user.id, partID: 'prt_missing' }),
       404,
       'NotFoundError',
     );
-    const malformed = await expectError(
+    const malformed = await expectSessionAnswer(
       client.session.revert({ sessionID, messageID: 'nope' }),
       400,
       'BadRequestError',
     );
     expect(malformed.error[0].path).toEqual(['messageID']);
-    await expectError(client.session.revert({ sessionID }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.revert({ sessionID }), 400, 'BadRequestError');
   });
 
   it('outside git there is no snapshot: revert only records the point, cleanup still deletes', async () => {

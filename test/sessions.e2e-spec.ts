@@ -8,20 +8,12 @@ import { PermissionService } from '../src/permissions/permission.service';
 import { SessionStatusService } from '../src/sessions/session-status.service';
 import { SessionService } from '../src/sessions/session.service';
 import { TodoService } from '../src/sessions/todo.service';
-import { expectSessionBadRequest } from './support/error-bodies';
+import { expectSessionAnswer } from './support/error-bodies';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 type Client = ReturnType<typeof createOpencodeClient>;
-
-async function expectError(promise: Promise<{ data?: unknown; error?: unknown; response: Response }>, status: number, schema?: string) {
-  const { error, response } = await promise;
-  expect(response.status).toBe(status);
-  if (schema === 'BadRequestError') expectSessionBadRequest(error);
-  else if (schema) expectReferenceSchema(error, schema);
-  return error as any;
-}
 
 describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete', () => {
   let keel: TestKeel;
@@ -48,6 +40,38 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     const [row] = await keel.keel.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM "${table}" WHERE "${column}" IN (${list})`);
     return Number(row.n);
   };
+
+  it('gives a session the fields opencode 1.18 reads: slug, path, cost, tokens, and the agent and model it was created with', async () => {
+    const create = (body: unknown) => fetch(`${keel.url}/session?directory=${encodeURIComponent(dir)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await create({ agent: 'build', model: { providerID: 'scripted', id: 'scripted-model' } });
+    expect(response.status).toBe(200);
+    const session = await response.json();
+    expectReferenceSchema(session, 'Session');
+    expect(session).toMatchObject({
+      slug: expect.stringMatching(/^[a-z]+-[a-z]+$/),
+      path: '',
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+      agent: 'build',
+      model: { providerID: 'scripted', id: 'scripted-model' },
+    });
+    const { data: read } = await client.session.get({ sessionID: session.id });
+    expect(read).toEqual(session);
+    // In a git repository a session of a subdirectory names it relative to the worktree; a plain create has no agent or model.
+    const repo = tempDir('keel-sessions-git-');
+    execFileSync('git', ['init', '-q', repo]);
+    execFileSync('git', ['-C', repo, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'init']);
+    mkdirSync(join(repo, 'pkg', 'web'), { recursive: true });
+    const { data: nested } = await createOpencodeClient({ baseUrl: keel.url, directory: join(repo, 'pkg', 'web') }).session.create();
+    expect(nested).toMatchObject({ path: 'pkg/web', slug: expect.stringMatching(/^[a-z]+-[a-z]+$/) });
+    expect(nested).not.toHaveProperty('agent');
+    rmSync(repo, { recursive: true, force: true });
+    for (const [body, field] of [[{ agent: 7 }, 'agent'], [{ model: 'scripted/x' }, 'model'], [{ model: { providerID: 'scripted' } }, 'model.id'], [{ model: { id: 'x', providerID: '' } }, 'model.providerID']] as const) {
+      const refused = await create(body);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain(field.split('.').pop()!);
+    }
+  });
 
   it('creates sessions with default titles, publishing session.created then session.updated on both streams', async () => {
     const events = await SseClient.open(`${keel.url}/event?directory=${encodeURIComponent(dir)}`);
@@ -86,9 +110,9 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
   });
 
   it('rejects an unknown or malformed parentID and bad bodies with 400 naming the field', async () => {
-    const unknown = await expectError(client.session.create({ parentID: 'ses_missing' }), 400, 'BadRequestError');
+    const unknown = await expectSessionAnswer(client.session.create({ parentID: 'ses_missing' }), 400, 'BadRequestError');
     expect(unknown.error[0].path).toEqual(['parentID']);
-    const malformed = await expectError(client.session.create({ parentID: 'nope' }), 400, 'BadRequestError');
+    const malformed = await expectSessionAnswer(client.session.create({ parentID: 'nope' }), 400, 'BadRequestError');
     expect(malformed.error[0].path).toEqual(['parentID']);
     const res = await fetch(`${keel.url}/session?directory=${encodeURIComponent(dir)}`, {
       method: 'POST',
@@ -103,9 +127,9 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     const { data: created } = await client.session.create({ title: 'get me' });
     const { data } = await client.session.get({ sessionID: created!.id });
     expect(data).toEqual(created);
-    const notFound = await expectError(client.session.get({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    const notFound = await expectSessionAnswer(client.session.get({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
     expect(notFound).toEqual({ name: 'NotFoundError', data: { message: 'Session not found: ses_missing' } });
-    const bad = await expectError(client.session.get({ sessionID: 'abc' }), 400, 'BadRequestError');
+    const bad = await expectSessionAnswer(client.session.get({ sessionID: 'abc' }), 400, 'BadRequestError');
     expect(bad.error[0].path).toEqual(['sessionID']);
     const badDir = await fetch(`${keel.url}/session?directory=relative`);
     expect(badDir.status).toBe(400);
@@ -173,8 +197,8 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
         body: { success: false, error: [{ path: ['time', 'archived'], message: expect.stringMatching(/epoch milliseconds/) }] },
       });
     }
-    await expectError(client.session.update({ sessionID: 'ses_missing', title: 'x' }), 404, 'NotFoundError');
-    const badId = await expectError(client.session.update({ sessionID: 'abc', title: 'x' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.update({ sessionID: 'ses_missing', title: 'x' }), 404, 'NotFoundError');
+    const badId = await expectSessionAnswer(client.session.update({ sessionID: 'abc', title: 'x' }), 400, 'BadRequestError');
     expect(badId.error[0].path).toEqual(['sessionID']);
   });
 
@@ -186,8 +210,8 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     expect(children!.map((c) => c.id).sort()).toEqual([c1!.id, c2!.id].sort());
     for (const c of children!) expectReferenceSchema(c, 'Session');
     expect((await client.session.children({ sessionID: c1!.id })).data).toEqual([]);
-    await expectError(client.session.children({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
-    await expectError(client.session.children({ sessionID: 'x' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.children({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.children({ sessionID: 'x' }), 400, 'BadRequestError');
   });
 
   it('reports only non-idle statuses and publishes session.status / session.idle', async () => {
@@ -228,8 +252,8 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     expect(frame).toEqual({ type: 'todo.updated', properties: { sessionID: s!.id, todos } });
     expectReferenceSchema(frame, 'Event.todo.updated');
     events.close();
-    await expectError(client.session.todo({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
-    await expectError(client.session.todo({ sessionID: 'zzz' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.todo({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.todo({ sessionID: 'zzz' }), 400, 'BadRequestError');
   });
 
   it('returns the stored diff, empty when none', async () => {
@@ -240,7 +264,7 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     const { data } = await client.session.diff({ sessionID: s!.id });
     expect(data).toEqual(diff);
     expectReferenceSchema(data![0], 'FileDiff');
-    await expectError(client.session.diff({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.diff({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
   });
 
   it('shares and unshares a session with a url on the external share host of KEEL_SHARE_BASE_URL', async () => {
@@ -252,7 +276,7 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     const { data: unshared } = await client.session.unshare({ sessionID: s!.id });
     expect(unshared).not.toHaveProperty('share');
     expect(await rows('session_share', 'session_id', [s!.id])).toBe(0);
-    await expectError(client.session.share({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.share({ sessionID: 'ses_missing' }), 404, 'NotFoundError');
   });
 
   it('deletes recursively in one go: children, messages, parts, todos, permissions; session.deleted per session', async () => {
@@ -303,8 +327,8 @@ describe('sessions: CRUD, ordering, status, todos, diff, share, cascading delete
     expect(await rows('message', 'session_id', [other!.id])).toBe(1);
     expect(await rows('part', 'session_id', [other!.id])).toBe(1);
     expect((await client.session.status()).data).toEqual({});
-    await expectError(client.session.get({ sessionID: child!.id }), 404, 'NotFoundError');
-    await expectError(client.session.delete({ sessionID: parent!.id }), 404, 'NotFoundError');
-    await expectError(client.session.delete({ sessionID: 'nope' }), 400, 'BadRequestError');
+    await expectSessionAnswer(client.session.get({ sessionID: child!.id }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.delete({ sessionID: parent!.id }), 404, 'NotFoundError');
+    await expectSessionAnswer(client.session.delete({ sessionID: 'nope' }), 400, 'BadRequestError');
   });
 });

@@ -4,9 +4,16 @@
 // database first (it creates the schema), then seed, then start it again.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { keelDist } from './keel-server.mjs';
 import { wordSource } from './words.mjs';
 
 const require = createRequire(import.meta.url);
+
+/** The server's own statements that rebuild the full-text index (what `keel restore` runs), from the build the benches run. */
+function fullTextRebuild(dialect) {
+  require('reflect-metadata');
+  return require(join(keelDist, 'memory', 'search', 'full-text-index.js')).rebuildFullTextSql(dialect);
+}
 const STATUSES = ['done', 'done', 'done', 'done', 'failed', 'queued'];
 const TAGS = ['user_1', 'user_2', 'user_3', 'team_a', 'team_b'];
 
@@ -102,12 +109,8 @@ export async function seedDocuments(keelEnv, docs) {
         ids.map((n, k) => chunkRow(n, texts[k])),
       );
     }
-    // The rows FullTextIndex.indexChunks writes (words and the document's container tags).
-    await client.query(
-      `INSERT INTO memory_chunk_search (chunk_id, tsv)
-       SELECT c.id, to_tsvector('english', c.content) || array_to_tsvector(ARRAY(SELECT 'container ' || jsonb_array_elements_text(COALESCE(d.container_tags, '[]')::jsonb)))
-       FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id`,
-    );
+    // The full-text rows the server writes (words, container tags, organization), by its own rebuild.
+    for (const sql of fullTextRebuild('postgres')) await client.query(sql);
     await client.query('COMMIT');
     // What autovacuum does a moment after such an insert (statistics, and the visibility map that lets
     // COUNT(*) read an index instead of the table), and the write-back of the seed, done now, so the
@@ -130,8 +133,8 @@ export async function seedDocuments(keelEnv, docs) {
         insert.run(row(i, text));
         insertChunk.run(chunkRow(i, text));
       }
-      // The rows FullTextIndex.indexChunks writes.
-      db.exec('INSERT INTO memory_chunk_fts (rowid, content) SELECT id, content FROM memory_chunk');
+      // The full-text rows the server writes (words and organization), by its own rebuild.
+      for (const sql of fullTextRebuild('sqlite')) db.exec(sql);
     })();
     db.close();
   }

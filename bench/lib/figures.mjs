@@ -19,6 +19,17 @@ export function rssMb(pid) {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/** CPU time (user + system) a process has used so far, in ms; NaN once it is gone. */
+export function cpuMs(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** One line naming the machine and its current load, printed beside every figure. */
 export function machineLine() {
   const gib = (bytes) => (bytes / 2 ** 30).toFixed(1);

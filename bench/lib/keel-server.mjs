@@ -43,6 +43,7 @@ export async function waitHealthy(url, deadlineMs = 60_000) {
  * - databaseUrl: '' (default) for SQLite in the data dir; the caller's DATABASE_URL is never inherited,
  *   so a bench only runs on PostgreSQL when it asks for it (usually through freshDatabase()).
  * - allowedDirectories: KEEL_ALLOWED_DIRECTORIES, when the bench works in temp directories.
+ * - dataDir: KEEL_DATA_DIR, kept at stop (by default a new one, removed at stop).
  * - env: anything else; it overrides the defaults below and the inherited environment.
  * - onOutput(chunk): server stdout/stderr after the listen line (stderr is inherited when absent).
  */
@@ -52,8 +53,10 @@ export function startKeel({
   logLevel = 'warn',
   env = {},
   onOutput,
+  dataDir: givenDataDir,
 } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'keel-bench-data-'));
+  const dataDir = givenDataDir ?? mkdtempSync(join(tmpdir(), 'keel-bench-data-'));
+  const removeDataDir = () => givenDataDir === undefined && rmSync(dataDir, { recursive: true, force: true });
   const started = performance.now();
   // BENCH_NODE_ARGS: flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -84,7 +87,7 @@ export function startKeel({
     stopping = true;
     if (!exited) child.kill('SIGTERM');
     await exit;
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
   };
   return new Promise((resolve, reject) => {
     let out = '';
@@ -116,7 +119,7 @@ export function startKeel({
     });
     void exit.then(({ code, signal }) => {
       if (!listening) {
-        rmSync(dataDir, { recursive: true, force: true });
+        removeDataDir();
         reject(new Error(`keel exited (code ${code}, signal ${signal}) before listening: ${out}`));
       }
     });
@@ -143,5 +146,16 @@ export async function freshDatabase(serverUrl = process.env.DATABASE_URL) {
   await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  /** Pids of the server processes (backends) connected to this database, for their CPU time (a local server). */
+  const backends = async () => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      return rows.map((row) => row.pid);
+    } finally {
+      await client.end();
+    }
+  };
+  return { url: url.toString(), backends, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }

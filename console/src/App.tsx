@@ -1,31 +1,47 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { Navigate, Route, Routes } from 'react-router-dom';
-import { clearCredentials, probeAuth } from './api/client';
-import { LoginPage } from './share/LoginPage';
-import { Shell } from './share/Shell';
+import { Route, Routes } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { authState, signedOutEvents, signOut } from './api/client';
+import { prefetchOpenedSession } from './sessions/api/sessions';
+import { LoginPage } from './shell/LoginPage';
+import { Shell } from './shell/Shell';
 import { DashboardPage } from './routing/DashboardPage';
+import { OverviewPage } from './shell/OverviewPage';
+import { NotFoundPage } from './components/NotFoundPage';
 import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
 import { PluginHubRoute } from './routing/PluginHubRoute';
-import { useEventStream } from './share/useEventStream';
-import { openedPagesLoaded, preloadable, whenIdle } from './share/preloadable';
+import { useRoutingEvents } from './routing/api/routingEvents';
+import { useEventStream } from './hooks/useEventStream';
+import { openedPagesLoaded, preloadable, whenIdle } from './lib/preloadable';
 
 // Fetched at once when the tab is opened on them; else Memory is fetched once the console is idle,
 // so the Memory entry opens without waiting for its code.
 const MemoryRoutes = preloadable(() => import('./memory/MemoryRoutes'), /^\/memory(\/|$)/);
 const SessionsRoutes = preloadable(() => import('./sessions/SessionsPage'), /^\/sessions(\/|$)/);
+const ApiKeysPage = preloadable(() => import('./organizations/ApiKeysPage'), /^\/keys(\/|$)/);
 
 // 'open': the server has no password (loopback only), so there is nothing to sign out of.
 type AuthState = 'probing' | 'login' | 'in' | 'open';
 
 export function App() {
   const [auth, setAuth] = useState<AuthState>('probing');
+  const queryClient = useQueryClient();
 
   useEffect(() => {
-    void Promise.all([probeAuth(true), openedPagesLoaded()]).then(([answer]) =>
-      setAuth(answer === 'unauthorized' ? 'login' : answer === 'ok' ? 'in' : 'open'),
+    const probe = authState().catch(() => ({ passwordRequired: true, signedIn: false }));
+    // Signed in: an opened session's data is asked for while the page's code is still coming.
+    void probe.then((answer) => {
+      if (!answer.passwordRequired || answer.signedIn) prefetchOpenedSession(queryClient);
+    });
+    void Promise.all([probe, openedPagesLoaded()]).then(([answer]) =>
+      setAuth(!answer.passwordRequired ? 'open' : answer.signedIn ? 'in' : 'login'),
     );
+    // A request refused for want of credentials: the sign-in ended (expired, or signed out in another tab).
+    const ended = () => setAuth((state) => (state === 'in' ? 'login' : state));
+    signedOutEvents.addEventListener('signed-out', ended);
+    return () => signedOutEvents.removeEventListener('signed-out', ended);
   }, []);
 
   if (auth === 'probing')
@@ -40,8 +56,7 @@ export function App() {
       onLogout={
         auth === 'in'
           ? () => {
-              clearCredentials();
-              setAuth('login');
+              void signOut().then(() => setAuth('login'));
             }
           : undefined
       }
@@ -51,11 +66,12 @@ export function App() {
 
 function Authenticated({ onLogout }: { onLogout?: () => void }) {
   useEventStream();
+  useRoutingEvents();
   useEffect(() => whenIdle(() => void MemoryRoutes.preload()), []);
   return (
     <Shell onLogout={onLogout}>
       <Routes>
-        <Route path="/" element={<Navigate to="/routing" replace />} />
+        <Route path="/" element={<OverviewPage />} />
         <Route path="/routing" element={<DashboardPage />} />
         <Route path="/routing/resources" element={<ResourcesPage />} />
         {routingRoutes}
@@ -69,6 +85,14 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
         />
         <Route path="/routing/plugins" element={<PluginHubRoute />} />
         <Route
+          path="/keys"
+          element={
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <ApiKeysPage />
+            </Suspense>
+          }
+        />
+        <Route
           path="/sessions/*"
           element={
             <Suspense fallback={<Loader aria-label="Loading" />}>
@@ -76,7 +100,7 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
             </Suspense>
           }
         />
-        <Route path="*" element={<Navigate to="/routing" replace />} />
+        <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Shell>
   );

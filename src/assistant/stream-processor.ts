@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
-import { streamText, tool as aiTool } from 'ai';
-import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
+import type { LanguageModel, LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import type { AgentInfo } from '../agents/builtin-agents';
 import { EventBus } from '../events/event-bus.service';
 import type { AssistantMessage, Part } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import { PermissionService } from '../permissions/permission.service';
+import { aiSdk } from '../providers/ai-sdk';
 import type { ResolvedModel } from '../providers/provider.service';
 import type { Instance } from '../projects/instance.service';
 import { SessionService } from '../sessions/session.service';
@@ -19,6 +19,9 @@ import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
 import { abortedError, NamedError, toNamedError } from './named-error';
 import { retryDelay, retryReason, sleep } from './retry';
 
+
+/** One event of the model's stream (`streamText`'s `fullStream`). */
+type StreamEvent = TextStreamPart<ToolSet>;
 /** Everything one model step needs; built by the prompt loop for each iteration. */
 export interface StepInput {
   instance: Instance;
@@ -227,6 +230,7 @@ class StepRun {
 
   private toolSet(): ToolSet {
     const set: ToolSet = {};
+    const { tool: aiTool } = aiSdk();
     for (const def of [...this.input.tools, this.input.invalid]) {
       set[def.id] = aiTool({
         description: def.description,
@@ -237,12 +241,132 @@ class StepRun {
     return set;
   }
 
+  /**
+   * What each event of the model's stream does to the reply (events without a handler change nothing).
+   * Handlers that return a promise are awaited before the next event: that wait is the backpressure.
+   */
+  private readonly handlers: { [T in StreamEvent['type']]?: (event: Extract<StreamEvent, { type: T }>) => Promise<void> | void } = {
+    'start-step': () => this.startStep(),
+    'text-start': (event) => this.startStreamed('text', event.id),
+    'reasoning-start': (event) => this.startStreamed('reasoning', event.id),
+    'text-delta': (event) => this.appendStreamed('text', event.id, event.text),
+    'reasoning-delta': (event) => this.appendStreamed('reasoning', event.id, event.text),
+    'text-end': (event) => this.endStreamed('text', event.id),
+    'reasoning-end': (event) => this.endStreamed('reasoning', event.id),
+    'tool-input-start': (event) => this.toolInputStarted(event.id, event.toolName),
+    'tool-call': (event) => this.toolCalled(event),
+    'tool-result': (event) => this.toolCompleted(event.toolCallId, event.input, event.output as ToolResult),
+    'tool-error': (event) => this.toolFailed(event.toolCallId, event.input, event.error),
+    'finish-step': (event) => this.finishStep(event.finishReason, event.usage),
+    error: (event) => {
+      throw event.error;
+    },
+    abort: () => {
+      this.assistant.error = abortedError();
+    },
+  };
+
+  private async startStep(): Promise<void> {
+    await this.deps.status.set(this.assistant.sessionID, { type: 'busy' }, this.input.directory);
+    void this.write(this.newPart({ type: 'step-start', ...(this.snapshot ? { snapshot: this.snapshot } : {}) }));
+  }
+
+  private startStreamed(type: StreamedPart['type'], id: string): void {
+    const part = this.newPart<StreamedPart>({ type, text: '', time: { start: Date.now() } });
+    this.streamed.set(`${type}:${id}`, part);
+    void this.write(part);
+  }
+
+  private async appendStreamed(type: StreamedPart['type'], id: string, text: string): Promise<void> {
+    const part = this.streamed.get(`${type}:${id}`);
+    if (!part || text.length === 0) return;
+    part.text += text;
+    // Waiting here is the backpressure: a fast model cannot queue snapshots faster than events go out.
+    await this.write(part, text);
+  }
+
+  private endStreamed(type: StreamedPart['type'], id: string): void {
+    const part = this.streamed.get(`${type}:${id}`);
+    if (!part) return;
+    if (part.type === 'text') part.text = part.text.trimEnd();
+    part.time.end = Date.now();
+    void this.write(part);
+  }
+
+  private toolInputStarted(callID: string, tool: string): void {
+    const part = this.newPart<ToolPart>({ type: 'tool', callID, tool, state: { status: 'pending', input: {}, raw: '' } });
+    this.toolParts.set(callID, part);
+    void this.write(part);
+  }
+
+  private async toolCalled(event: Extract<StreamEvent, { type: 'tool-call' }>): Promise<void> {
+    const part = this.toolParts.get(event.toolCallId) ?? this.newPart<ToolPart>({ type: 'tool', callID: event.toolCallId, tool: event.toolName, state: { status: 'pending', input: {} } });
+    this.toolParts.set(event.toolCallId, part);
+    part.tool = event.toolName;
+    if (event.invalid) {
+      await this.answerInvalid(part, event.toolName, event.error, event.input);
+      return;
+    }
+    if (part.state.status === 'pending') {
+      const early = this.earlyMetadata.get(event.toolCallId);
+      part.state = { status: 'running', input: (event.input ?? {}) as Record<string, unknown>, ...early, time: { start: Date.now() } };
+      void this.write(part);
+    }
+  }
+
+  private toolCompleted(callID: string, input: unknown, output: ToolResult): void {
+    const part = this.toolParts.get(callID);
+    if (!part) return;
+    part.state = {
+      status: 'completed',
+      input: (input ?? part.state.input) as Record<string, unknown>,
+      output: output.output,
+      title: output.title,
+      metadata: output.metadata,
+      time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
+    };
+    void this.write(part);
+  }
+
+  private toolFailed(callID: string, input: unknown, error: unknown): void {
+    const part = this.toolParts.get(callID);
+    if (!part || this.invalidCalls.has(callID)) return;
+    if (error instanceof PermissionDeniedError && error.byUser) this.blocked = true;
+    part.state = {
+      status: 'error',
+      input: (input ?? part.state.input) as Record<string, unknown>,
+      error: this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error),
+      ...(part.state.metadata ? { metadata: part.state.metadata } : {}),
+      time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
+    };
+    void this.write(part);
+  }
+
+  /** The step's cost and tokens, its snapshot and patch parts, then the message and the session's running total. */
+  private async finishStep(reason: string, usage: LanguageModelUsage): Promise<void> {
+    const { input } = this;
+    const tokens = stepTokens(usage);
+    const cost = stepCost(tokens, input.model.model.cost);
+    this.assistant.finish = reason;
+    this.assistant.cost += cost;
+    this.assistant.tokens = tokens;
+    const after = await this.deps.snapshots.track(input.instance);
+    void this.write(this.newPart({ type: 'step-finish', reason, ...(after ? { snapshot: after } : {}), cost, tokens }));
+    if (this.snapshot) {
+      const patch = await this.deps.snapshots.patch(input.instance, this.snapshot);
+      if (patch.files.length > 0) void this.write(this.newPart({ type: 'patch', hash: patch.hash, files: patch.files }));
+    }
+    await this.writes;
+    await this.deps.messages.updateMessage(this.assistant, { directory: input.directory });
+    await this.deps.sessions.addUsage(this.assistant.sessionID, cost, tokens);
+  }
+
   private async stream(): Promise<void> {
     const { input } = this;
     const tools = this.toolSet();
     // Taken before the request: tools may run ahead of this consumer, so step-start would be too late.
     this.snapshot = await this.deps.snapshots.track(input.instance);
-    const result = streamText({
+    const result = aiSdk().streamText({
       model: input.languageModel,
       system: input.system.join('\n\n'),
       messages: input.messages,
@@ -260,111 +384,8 @@ class StepRun {
       onError: () => undefined,
     });
     for await (const event of result.fullStream) {
-      switch (event.type) {
-        case 'start-step':
-          await this.deps.status.set(this.assistant.sessionID, { type: 'busy' }, input.directory);
-          void this.write(this.newPart({ type: 'step-start', ...(this.snapshot ? { snapshot: this.snapshot } : {}) }));
-          break;
-        case 'text-start':
-        case 'reasoning-start': {
-          const part = this.newPart<StreamedPart>({ type: event.type === 'text-start' ? 'text' : 'reasoning', text: '', time: { start: Date.now() } });
-          this.streamed.set(`${event.type.split('-')[0]}:${event.id}`, part);
-          void this.write(part);
-          break;
-        }
-        case 'text-delta':
-        case 'reasoning-delta': {
-          const part = this.streamed.get(`${event.type.split('-')[0]}:${event.id}`);
-          if (!part || event.text.length === 0) break;
-          part.text += event.text;
-          // Waiting here is the backpressure: a fast model cannot queue snapshots faster than events go out.
-          await this.write(part, event.text);
-          break;
-        }
-        case 'text-end':
-        case 'reasoning-end': {
-          const part = this.streamed.get(`${event.type.split('-')[0]}:${event.id}`);
-          if (!part) break;
-          if (part.type === 'text') part.text = part.text.trimEnd();
-          part.time.end = Date.now();
-          void this.write(part);
-          break;
-        }
-        case 'tool-input-start': {
-          const part = this.newPart<ToolPart>({ type: 'tool', callID: event.id, tool: event.toolName, state: { status: 'pending', input: {}, raw: '' } });
-          this.toolParts.set(event.id, part);
-          void this.write(part);
-          break;
-        }
-        case 'tool-call': {
-          const part = this.toolParts.get(event.toolCallId) ?? this.newPart<ToolPart>({ type: 'tool', callID: event.toolCallId, tool: event.toolName, state: { status: 'pending', input: {} } });
-          this.toolParts.set(event.toolCallId, part);
-          part.tool = event.toolName;
-          if (event.invalid) {
-            await this.answerInvalid(part, event.toolName, event.error, event.input);
-            break;
-          }
-          if (part.state.status === 'pending') {
-            const early = this.earlyMetadata.get(event.toolCallId);
-            part.state = { status: 'running', input: (event.input ?? {}) as Record<string, unknown>, ...early, time: { start: Date.now() } };
-            void this.write(part);
-          }
-          break;
-        }
-        case 'tool-result': {
-          const part = this.toolParts.get(event.toolCallId);
-          if (!part) break;
-          const output = event.output as ToolResult;
-          part.state = {
-            status: 'completed',
-            input: (event.input ?? part.state.input) as Record<string, unknown>,
-            output: output.output,
-            title: output.title,
-            metadata: output.metadata,
-            time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
-          };
-          void this.write(part);
-          break;
-        }
-        case 'tool-error': {
-          const part = this.toolParts.get(event.toolCallId);
-          if (!part || this.invalidCalls.has(event.toolCallId)) break;
-          const error = event.error;
-          if (error instanceof PermissionDeniedError && error.byUser) this.blocked = true;
-          part.state = {
-            status: 'error',
-            input: (event.input ?? part.state.input) as Record<string, unknown>,
-            error: this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error),
-            ...(part.state.metadata ? { metadata: part.state.metadata } : {}),
-            time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
-          };
-          void this.write(part);
-          break;
-        }
-        case 'finish-step': {
-          const tokens = stepTokens(event.usage);
-          const cost = stepCost(tokens, input.model.model.cost);
-          this.assistant.finish = event.finishReason;
-          this.assistant.cost += cost;
-          this.assistant.tokens = tokens;
-          const after = await this.deps.snapshots.track(input.instance);
-          void this.write(this.newPart({ type: 'step-finish', reason: event.finishReason, ...(after ? { snapshot: after } : {}), cost, tokens }));
-          if (this.snapshot) {
-            const patch = await this.deps.snapshots.patch(input.instance, this.snapshot);
-            if (patch.files.length > 0) void this.write(this.newPart({ type: 'patch', hash: patch.hash, files: patch.files }));
-          }
-          await this.writes;
-          await this.deps.messages.updateMessage(this.assistant, { directory: input.directory });
-          break;
-        }
-        case 'error':
-          throw event.error;
-        case 'abort':
-          this.assistant.error = abortedError();
-          break;
-        default:
-          break;
-      }
+      const handle = this.handlers[event.type] as ((event: StreamEvent) => Promise<void> | void) | undefined;
+      await handle?.(event);
     }
     await this.writes;
   }

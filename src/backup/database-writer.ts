@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { DataSource, Migration, MigrationExecutor, QueryRunner } from 'typeorm';
 import { buildDataSourceOptions, dialectOf } from '../database/data-source-options';
 import type { DatabaseTarget } from '../database/data-source-options';
-import { rebuildFullTextSql } from '../ingestion/search/full-text-index';
-import { rebuildVectorsSql } from '../ingestion/search/sqlite-vector-index';
-import type { Query } from '../ingestion/store';
-import { bindable, canonical, CanonicalValue, TableChecksum } from './tables';
+import { rebuildFullTextSql } from '../memory/search/full-text-index';
+import { rebuildVectorsSql } from '../memory/search/sqlite-vector-index';
+import type { Query } from '../memory/store';
+import { bindable, canonical, CanonicalValue, ReadBackChecksum } from './tables';
 
 /** Bound values per INSERT statement (both engines allow far more; this keeps statements small). */
 const VALUES_PER_STATEMENT = 5000;
@@ -164,11 +164,11 @@ export class DatabaseWriter {
    * The checksum of a table as the target now holds it, its values read in the canonical form a snapshot
    * reads: on PostgreSQL numbers as numbers, booleans as 1/0, bytes as bytes and everything else as its text.
    */
-  async checksum(table: string, columns: string[]): Promise<TableChecksum> {
+  async checksum(table: string, columns: string[]): Promise<ReadBackChecksum> {
     const types = this.dialect === 'postgres' ? await this.columnTypes(table) : new Map<string, string>();
     const select = columns.map((c, i) => `${this.dialect === 'postgres' && !KEPT_TYPES.test(types.get(c) ?? '') ? `${quote(c)}::text` : quote(c)} AS "c${i}"`);
     const rows = (await this.runner.query(`SELECT ${select.join(', ')} FROM ${quote(table)}`)) as Record<string, unknown>[];
-    const checksum = new TableChecksum();
+    const checksum = new ReadBackChecksum();
     for (const row of rows) {
       checksum.add(
         columns.map((c, i) => {

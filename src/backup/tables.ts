@@ -82,3 +82,23 @@ export class TableChecksum {
     return hash.digest('hex');
   }
 }
+
+/** A timestamp's text with the fraction's trailing zeros dropped: `…33.470` and PostgreSQL's `…33.47` are one instant. */
+const TIMESTAMP_FRACTION = /^(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)(\.\d*?)0*((?:Z|[+-]\d\d(?::?\d\d)?)?)$/;
+
+export function sameInstantText(value: CanonicalValue): CanonicalValue {
+  if (typeof value !== 'string' || !value.includes('.')) return value;
+  return value.replace(TIMESTAMP_FRACTION, (_, seconds: string, fraction: string, zone: string) => `${seconds}${fraction === '.' ? '' : fraction}${zone}`);
+}
+
+/**
+ * The checksum that compares a copy with what the target reads back (move and restore). A timestamp
+ * written as SQLite's `2026-01-02 03:04:05.470` reads back from PostgreSQL as `…05.47`: the same
+ * instant, so timestamp-shaped text is compared without its fraction's trailing zeros. (A backup
+ * file's own integrity checksum, TableChecksum, stays exact.)
+ */
+export class ReadBackChecksum extends TableChecksum {
+  override add(row: CanonicalValue[]): void {
+    super.add(row.map(sameInstantText));
+  }
+}

@@ -4,10 +4,7 @@ import { loadSettings } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { SchemaNewerError } from '../database/data-source-options';
 import { KEEL_VERSION as version } from '../common/version';
-import { backup, move, restore } from './backup';
 import { CliError } from './cli-error';
-import { doctor } from './doctor';
-import { migrate } from './migrate';
 import { serve } from './serve';
 
 
@@ -55,6 +52,16 @@ function serveArgs(argv: string[]): string[] {
   return argv;
 }
 
+/**
+ * The operator's commands, loaded when one runs: `keel serve` (every start) does without the backup
+ * and copy machinery, the doctor's checks and the migration tooling.
+ */
+const commands = {
+  backup: () => require('./backup') as typeof import('./backup'),
+  doctor: () => require('./doctor') as typeof import('./doctor'),
+  migrate: () => require('./migrate') as typeof import('./migrate'),
+};
+
 /** Runs one command; resolves to the process exit code (`serve` resolves once listening, and keeps running). */
 export async function runCli(argv: string[]): Promise<number | undefined> {
   const [first, ...rest] = argv;
@@ -78,29 +85,29 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
     }
     case 'migrate': {
       const { values } = parseArgs({ args, options: { check: { type: 'boolean', default: false } }, strict: true });
-      await migrate(settings([]), { check: values.check === true });
+      await commands.migrate().migrate(settings([]), { check: values.check === true });
       return 0;
     }
     case 'doctor': {
       parseArgs({ args, options: {}, strict: true });
-      return doctor(process.env, []);
+      return commands.doctor().doctor(process.env, []);
     }
     case 'backup': {
       const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
       if (positionals.length !== 1) throw new CliError('keel backup takes one argument: the file to write', 2);
-      await backup(settings([]), positionals[0]);
+      await commands.backup().backup(settings([]), positionals[0]);
       return 0;
     }
     case 'restore': {
       const { values, positionals } = parseArgs({ args, options: { force: { type: 'boolean', default: false } }, allowPositionals: true, strict: true });
       if (positionals.length !== 1) throw new CliError('keel restore takes one argument: the backup file to read', 2);
-      await restore(settings([]), positionals[0], { force: values.force === true });
+      await commands.backup().restore(settings([]), positionals[0], { force: values.force === true });
       return 0;
     }
     case 'move': {
       const { values } = parseArgs({ args, options: { to: { type: 'string' } }, strict: true });
       if (!values.to) throw new CliError('keel move needs --to <postgres://…>', 2);
-      await move(settings([]), values.to);
+      await commands.backup().move(settings([]), values.to);
       return 0;
     }
     default:

@@ -1,5 +1,6 @@
 import { createKeelApp, listen } from '../app';
 import type { KeelSettings } from '../common/settings';
+import { settleAfterStart } from '../common/young-generation';
 
 /** `keel serve`: the server, until SIGTERM or SIGINT. */
 export async function serve(settings: KeelSettings): Promise<void> {
@@ -18,4 +19,5 @@ export async function serve(settings: KeelSettings): Promise<void> {
   }
   // The exact line the official SDK's createOpencodeServer() waits for.
   process.stdout.write(`opencode server listening on ${url}\n`);
+  settleAfterStart();
 }

@@ -78,6 +78,15 @@ export class ServiceUnavailableError extends DomainError {
   readonly errorName = 'ServiceUnavailableError';
 }
 
+/** Too many attempts from one client: `data.retryAfter` seconds until the next may be made (`Retry-After`). */
+export class TooManyRequestsError extends DomainError {
+  readonly status = 429;
+  readonly errorName = 'TooManyRequestsError';
+  constructor(message: string, retryAfter: number) {
+    super(message, { retryAfter });
+  }
+}
+
 /** Build a single validation issue, for hand-written checks. */
 export function issue(path: (string | number)[], message: string, code = 'custom'): ValidationIssue {
   return { code, path, message };

@@ -176,6 +176,7 @@ export function sendError(req: Request, res: Response, exception: unknown): void
 
 function reply(req: Request, res: Response, error: NormalizedError): void {
   if (error.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (error.status === 429 && typeof error.data?.retryAfter === 'number') res.setHeader('Retry-After', String(error.data.retryAfter));
   res.status(error.status).json(renderers[surfaceOf(req)].render(bounded(error)));
 }
 

@@ -1,4 +1,5 @@
-import { nestsDeeperThan } from './json-body';
+import type { Request } from 'express';
+import { nestsDeeperThan, refuseDeepJson } from './json-body';
 
 describe('nestsDeeperThan', () => {
   const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -20,5 +21,21 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan(bytes(text), 3)).toBe(true);
     expect(nestsDeeperThan(text, 4)).toBe(false);
     expect(nestsDeeperThan(text, 3)).toBe(true);
+  });
+});
+
+describe('refuseDeepJson', () => {
+  const verified = (text: string, encoding: string | null = 'utf-8') => {
+    const req = {} as Request;
+    refuseDeepJson(req, undefined, encoding === 'utf-16le' ? Buffer.from(text, 'utf16le') : Buffer.from(text), encoding);
+    return req.nulFreeJson;
+  };
+
+  it('marks a body whose text holds no NUL escape, so the NUL guard need not walk it', () => {
+    expect(verified(JSON.stringify({ a: ['b', { c: 'd' }] }))).toBe(true);
+    expect(verified(JSON.stringify({ a: 'x\u0000y' }))).toBe(false);
+    expect(verified(JSON.stringify({ ['k\u0000']: 1 }))).toBe(false);
+    expect(verified(JSON.stringify({ a: 'x\u0000y' }), 'utf-16le')).toBe(false);
+    expect(verified(JSON.stringify({ a: 'plain' }), 'utf-16le')).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Request } from 'express';
 import { issue, ValidationError } from './errors';
 
 /**
@@ -15,6 +16,7 @@ const CLOSE_OBJECT = 0x7d; // }
 const CLOSE_ARRAY = 0x5d; // ]
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
+const NUL_ESCAPE = Buffer.from('\\u0000');
 
 /**
  * Whether JSON text nests deeper than `max`, read from the raw UTF-8 bytes before parsing (a
@@ -41,7 +43,7 @@ export function nestsDeeperThan(text: Uint8Array | string, max: number): boolean
  * body-parser `verify` hook of the JSON parser: refuses too-deep bodies with a 400 validation error
  * (rendered in each surface's dialect) before JSON.parse builds them.
  */
-export function refuseDeepJson(_req: IncomingMessage, _res: unknown, body: Buffer, encoding: string | null): void {
+export function refuseDeepJson(req: IncomingMessage, _res: unknown, body: Buffer, encoding: string | null): void {
   const utf8 = !encoding || /^utf-?8$/i.test(encoding);
   // Other UTF encodings (rare: RFC 8259 requires UTF-8) are decoded first: their bytes are not ASCII-safe.
   let text: Uint8Array | string = body;
@@ -52,6 +54,8 @@ export function refuseDeepJson(_req: IncomingMessage, _res: unknown, body: Buffe
       throw Object.assign(new Error(`unsupported charset "${encoding}": send UTF-8`), { status: 415, type: 'charset.unsupported' });
     }
   }
+  // JSON cannot carry a raw NUL in a string or key, only the escape: without one, TextInputGuard need not walk the body.
+  (req as Request).nulFreeJson = typeof text === 'string' ? !text.includes('\\u0000') : !body.includes(NUL_ESCAPE);
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     const error = new ValidationError([issue([], `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, 'too_deep')], null);
     // body-parser keeps an error's own status (instead of its 403 for verify failures) and type.

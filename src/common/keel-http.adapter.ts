@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
+import { SerializedJson } from './serialized-json';
 
 /** Bounds on how slowly a client may send a request (event streams and WebSockets are unaffected once open). */
 export interface RequestTimeouts {
@@ -20,7 +21,7 @@ export interface RequestTimeouts {
  * Express sends a bare `true`, number or string as text and `null` as an empty body; the reference
  * answers JSON (`true`, `null`). Objects already go out as JSON and `undefined` stays an empty body
  * (204s). Done where Nest writes the reply rather than in an interceptor, which would put an
- * Observable pipeline on every request.
+ * Observable pipeline on every request. A SerializedJson goes out as the bytes it holds.
  */
 export class KeelHttpAdapter extends ExpressAdapter {
   constructor(
@@ -44,6 +45,13 @@ export class KeelHttpAdapter extends ExpressAdapter {
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (body instanceof SerializedJson) {
+      // Written as it is: Express's send would hash it for an ETag each time (no client of these lists sends If-None-Match).
+      if (statusCode !== undefined) response.status(statusCode);
+      response.setHeader('content-type', 'application/json; charset=utf-8');
+      response.setHeader('content-length', body.bytes.length);
+      return response.end(body.bytes);
+    }
     if (body === undefined || (typeof body === 'object' && body !== null)) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     return response.type('application/json').send(JSON.stringify(body));

@@ -58,9 +58,9 @@ function requestFields(req: Request): Record<string, unknown> {
  * Debug level: a line as each request arrives, with protocol and host as the trusted proxy reports
  * them. Returns the request's fields, taken now: a mounted router rewrites `req.url` later.
  */
-function logArrival(req: Request): Record<string, unknown> {
+function logArrival(req: Request, debug = true): Record<string, unknown> {
   const fields = requestFields(req);
-  log.debug({ msg: 'request', ...fields, protocol: req.protocol, host: req.host, headers: loggedHeaders(req.headers) });
+  if (debug) log.debug({ msg: 'request', ...fields, protocol: req.protocol, host: req.host, headers: loggedHeaders(req.headers) });
   return fields;
 }
 
@@ -108,14 +108,16 @@ function elapsedMs(start: bigint): number {
 /**
  * First middleware: gives each request an id (kept from `x-request-id` when sane), decides its
  * surface on the url exactly as the router will match it (see surfaceOf), and logs one line when
- * the response is done or the client went away (`aborted`), streams included.
+ * the response is done or the client went away (`aborted`), streams included. `arrivals`: also a
+ * debug line as each request arrives.
  */
-export function requestLogging() {
+export function requestLogging({ arrivals }: { arrivals: boolean }) {
   return (req: Request, res: Response, next: NextFunction): void => {
     req.id = requestIdOf(req);
     res.setHeader('x-request-id', req.id);
     surfaceOf(req);
-    const fields = logArrival(req);
+    // The arrival line (headers copied and redacted) only when debug lines are written at all.
+    const fields = logArrival(req, arrivals);
     const start = process.hrtime.bigint();
     res.on('close', () => {
       log.log({

@@ -30,6 +30,25 @@ export function hostName(host: string): string {
 }
 
 /**
+ * Whether a request comes from a page of this very origin (or from no page: an address typed, a
+ * tool). Stricter than OriginPolicy's rule, which also trusts loopback pages on other ports and
+ * configured origins: the console's sign-in cookie is honoured only here, so a page of another origin
+ * that the browser deems same-site (`localhost:5173` against `localhost:4096`) cannot borrow it.
+ */
+export function fromOwnPage(req: IncomingMessage): boolean {
+  const fetchSite = req.headers['sec-fetch-site'];
+  if (fetchSite !== undefined) return fetchSite === 'same-origin' || fetchSite === 'none';
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === 'null' || !req.headers.host) return false;
+  try {
+    return new URL(origin).host === req.headers.host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Where requests may come from (design.md §6). A loopback server is reachable from every page its user
  * opens, so two rules hold in every configuration, before authentication and before any handler:
  *

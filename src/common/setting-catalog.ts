@@ -45,6 +45,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
     title: 'Security',
     settings: [
       { env: 'KEEL_SERVER_PASSWORD', aliases: ['OPENCODE_SERVER_PASSWORD'], default: 'unset', description: 'HTTP Basic password of the session surface, the routing manager and the console (?auth_token=base64(user:pass) for EventSource and WebSocket). Unset: no credential, loopback only, with a start-up warning.' },
+      { env: 'KEEL_CONSOLE_SESSION_HOURS', default: '12', description: 'How long a console sign-in (POST /keel/login, an HttpOnly SameSite=Strict cookie) lasts before the password is asked again; signing out ends it sooner.' },
       { env: 'KEEL_SERVER_USERNAME', aliases: ['OPENCODE_SERVER_USERNAME'], default: 'opencode', description: 'HTTP Basic user name.' },
       { env: 'KEEL_API_KEYS', default: 'unset', description: 'Comma-separated API keys of the memory surface (Authorization: Bearer or x-api-key); only their digests are kept. Unset: no key, loopback only, with a start-up warning.' },
       { env: 'KEEL_ALLOWED_DIRECTORIES', default: 'home and working directory', description: 'Comma-separated roots every directory and path a request names must be inside, judged by real path.' },
@@ -116,6 +117,8 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { env: 'KEEL_EMBEDDING_URL', default: 'unset', description: 'OpenAI-compatible embeddings (<url>/embeddings); unset: full-text retrieval only.' },
       { env: 'KEEL_EMBEDDING_MODEL', default: 'text-embedding-3-small', description: 'Embedding model.' },
       { env: 'KEEL_EMBEDDING_API_KEY', default: 'unset', description: 'API key of the embeddings endpoint.' },
+      { env: 'KEEL_VECTOR_SAVE_INTERVAL_MS', default: '300000', description: 'How often a changed usearch vector index is saved under $KEEL_DATA_DIR/vectors (also at shutdown), so a restart loads it instead of rebuilding; 0: never saved.' },
+      { env: 'KEEL_VECTOR_EXACT_LIMIT', default: '20000', description: 'SQLite: vectors an exact sqlite-vec scan answers; beyond, the usearch HNSW index.' },
     ],
   },
   {
@@ -123,6 +126,8 @@ export const SETTING_GROUPS: SettingGroup[] = [
     settings: [
       { env: 'KEEL_MM_TRAEFIK_CONF_DIR', aliases: ['TRAEFIK_CONF_DIR'], default: 'unset: no file', description: 'Directory of resource-overrides.yml (Traefik\'s providers.file.directory).' },
       { env: 'KEEL_MM_GENERATE_INTERVAL_SECONDS', aliases: ['GENERATE_INTERVAL_SECONDS'], default: '10', description: 'Periodic rewrite check (changes are written at once anyway); 0: only after changes.' },
+      { env: 'KEEL_MM_HISTORY_MAX', default: '200', description: 'Generations of the Traefik configuration kept in its history (GET /api/traefik-config/history); the latest is always kept.' },
+      { env: 'KEEL_MM_HISTORY_DAYS', default: '30', description: 'Days a generation stays in that history; the latest is always kept.' },
       { env: 'KEEL_MM_CHECK_INTERVAL_SECONDS', aliases: ['CHECK_INTERVAL_SECONDS'], default: '30 (0 under NODE_ENV=test)', description: 'Data-source poll period; 0: watcher off.' },
       { env: 'KEEL_MM_PANGOLIN_URL', aliases: ['PANGOLIN_API_URL'], default: 'unset: a placeholder, not polled', description: 'Initial URL of the pangolin data source.' },
       { env: 'KEEL_MM_TRAEFIK_URL', aliases: ['TRAEFIK_API_URL'], default: 'unset: a placeholder, not polled', description: 'Initial URL of the traefik data source.' },

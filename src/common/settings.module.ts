@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AllowedDirectories } from './allowed-directories';
+import { Authenticator } from './auth.middleware';
 import { OriginPolicy } from './request-origin';
 import { KEEL_SETTINGS, KeelSettings } from './settings';
 
@@ -13,8 +14,9 @@ export class SettingsModule {
         { provide: KEEL_SETTINGS, useValue: settings },
         { provide: AllowedDirectories, useValue: new AllowedDirectories(settings.allowedDirectories) },
         { provide: OriginPolicy, useValue: new OriginPolicy(settings) },
+        { provide: Authenticator, useValue: new Authenticator(settings) },
       ],
-      exports: [KEEL_SETTINGS, AllowedDirectories, OriginPolicy],
+      exports: [KEEL_SETTINGS, AllowedDirectories, OriginPolicy, Authenticator],
     };
   }
 }

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { allowedRoots } from './allowed-directories';
 import { AssistantSettings, loadAssistantSettings } from '../assistant/assistant-settings';
-import { IngestionSettings, loadIngestionSettings } from '../ingestion/ingestion-settings';
-import { loadRoutingSettings, RoutingSettings } from '../middleware-manager/middleware-manager.settings';
+import { IngestionSettings, loadIngestionSettings } from '../memory/ingestion-settings';
+import { loadRoutingSettings, RoutingSettings } from '../routing/middleware-manager.settings';
 import { loadPermissionSettings, PermissionSettings } from '../permissions/permission-settings';
 import { loadPtySettings, PtySettings } from '../pty/pty-settings';
 import { loadSessionSettings, SessionSettings } from '../sessions/session-settings';
@@ -25,6 +25,8 @@ export interface KeelSettings {
   databaseSchema?: string;
   serverUsername: string;
   serverPassword?: string;
+  /** Lifetime of a console sign-in (the session cookie of `POST /keel/login`), in hours. */
+  consoleSessionHours: number;
   /** API keys of the memory surface (plain text here; only hashes are kept in memory). */
   apiKeys: string[];
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -93,6 +95,13 @@ function milliseconds(value: string | undefined, fallback: number, name: string)
   return parsed;
 }
 
+function hours(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > 24 * 366) throw new Error(`${name} must be a number of hours above 0 (at most a year), got "${value}"`);
+  return parsed;
+}
+
 export function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
@@ -145,6 +154,7 @@ export function loadSettings(
     databaseSchema: env.KEEL_DATABASE_SCHEMA || undefined,
     serverUsername: env.KEEL_SERVER_USERNAME ?? env.OPENCODE_SERVER_USERNAME ?? 'opencode',
     serverPassword: serverPassword || undefined,
+    consoleSessionHours: hours(env.KEEL_CONSOLE_SESSION_HOURS, 12, 'KEEL_CONSOLE_SESSION_HOURS'),
     apiKeys,
     logLevel,
     corsOrigins: [...list(env.KEEL_CORS), ...list(flag(argv, 'cors'))],

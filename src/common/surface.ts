@@ -10,7 +10,7 @@ export type Surface = 'session' | 'memory' | 'routing';
  * per-directory Instance). No session route lies under one of these prefixes, and no routing route
  * outside them (test/opencode-v2-api.e2e-spec.ts checks both against `/doc`).
  */
-export const ROUTING_PREFIXES = ['/api/middlewares', '/api/services', '/api/resources', '/api/datasource', '/api/datasources', '/api/traefik-config', '/api/v1/traefik-config', '/api/plugins'];
+export const ROUTING_PREFIXES = ['/api/middlewares', '/api/services', '/api/resources', '/api/datasource', '/api/datasources', '/api/traefik', '/api/traefik-config', '/api/v1/traefik-config', '/api/plugins'];
 
 /**
  * The surface a request path addresses. It must agree with the router, or a request could be

@@ -7,14 +7,19 @@ import type { Located } from '../projects/location';
 import type { Config } from './config.service';
 import { ConfigService } from './config.service';
 
+/** What opencode's answer names as the config's JSON schema. */
+const CONFIG_SCHEMA_URL = 'https://opencode.ai/config.json';
+
 @Controller()
 export class ConfigController {
   constructor(private readonly config: ConfigService) {}
 
   @Get('config')
   @Operation('config.get')
-  get(@CurrentInstance() instance: Instance): Promise<Config> {
-    return this.config.get(instance);
+  async get(@CurrentInstance() instance: Instance): Promise<Config> {
+    const config = await this.config.get(instance);
+    // The reference names its schema in the answer (the editor support of clients that save it back).
+    return config.$schema ? config : { $schema: CONFIG_SCHEMA_URL, ...config };
   }
 
   @Patch('config')

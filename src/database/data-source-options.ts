@@ -1,9 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
-import * as pg from 'pg';
 import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
-import { RetryingClient } from './retrying-client';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -48,6 +46,9 @@ export function buildDataSourceOptions(
   };
   if (dialect === 'postgres') {
     const schema = target.databaseSchema;
+    // pg (and the client built on it) loaded on PostgreSQL only: a SQLite server does without.
+    const pg = require('pg') as typeof import('pg');
+    const { RetryingClient } = require('./retrying-client') as typeof import('./retrying-client');
     return {
       type: 'postgres',
       // The driver module itself: TypeORM would load it by a name the bundle cannot see, a second copy.

@@ -15,6 +15,7 @@
  *       keys are now covered (each with its own permission.replied)
  *   replyToRequest(requestID, response) → void           the same, for a request named by its id alone
  *                                                        (opencode 1.1's POST /permission/{requestID}/reply)
+ *   Replies to one request are taken one at a time, in the order they arrive.
  *   list() → (Permission & PermissionRequestInfo)[]      pending requests of every session, id order
  *
  *   Replicas sharing PostgreSQL: a reply to any replica is recorded in the database, and its permission.replied
@@ -24,6 +25,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
+import { KeyedMutex } from '../common/keyed-mutex';
 import { ascendingId } from '../common/ids';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
@@ -67,6 +69,12 @@ interface Waiter {
 @Injectable()
 export class PermissionService implements BeforeApplicationShutdown {
   private readonly waiters = new Map<string, Waiter>();
+  /**
+   * Replies to one request are taken in the order they arrive: the 1.1.11 TUI answers Reject with
+   * `reject` then a stray `once` at once, and on PostgreSQL (two pool connections) the `once` could
+   * otherwise be recorded first.
+   */
+  private readonly replies = new KeyedMutex();
   private shuttingDown = false;
 
   constructor(
@@ -132,16 +140,20 @@ export class PermissionService implements BeforeApplicationShutdown {
   async reply(sessionID: string, permissionID: string, response: PermissionResponse): Promise<void> {
     assertSessionID(sessionID);
     assertIdPrefix(permissionID, 'per', 'permissionID');
-    const row = await this.permissions.findOneBy({ id: permissionID, sessionID, response: IsNull() });
-    if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
-    await this.answerWithCascade(row, response);
+    await this.replies.run(permissionID, async () => {
+      const row = await this.permissions.findOneBy({ id: permissionID, sessionID, response: IsNull() });
+      if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
+      await this.answerWithCascade(row, response);
+    });
   }
 
   async replyToRequest(requestID: string, response: PermissionResponse): Promise<void> {
     assertIdPrefix(requestID, 'per', 'requestID');
-    const row = await this.permissions.findOneBy({ id: requestID, response: IsNull() });
-    if (!row) throw new NotFoundError(`Permission not found: ${requestID}`);
-    await this.answerWithCascade(row, response);
+    await this.replies.run(requestID, async () => {
+      const row = await this.permissions.findOneBy({ id: requestID, response: IsNull() });
+      if (!row) throw new NotFoundError(`Permission not found: ${requestID}`);
+      await this.answerWithCascade(row, response);
+    });
   }
 
   async list(): Promise<(Permission & PermissionRequestInfo)[]> {

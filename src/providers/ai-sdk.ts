@@ -6,3 +6,8 @@
 export function aiSdk(): typeof import('ai') {
   return require('ai') as typeof import('ai');
 }
+
+/** zod, loaded when a tool's parameters or a structured answer's schema are first needed (about 100 modules and 10 MB of a server that may never run a prompt). */
+export function zod(): typeof import('zod') {
+  return require('zod') as typeof import('zod');
+}

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Express, Request, Response } from 'express';
 import type { IncomingMessage, Server } from 'node:http';
@@ -10,8 +10,6 @@ import { DomainError, ValidationError } from '../common/errors';
 import { sessionErrorRenderer } from '../common/http-error.filter';
 import { logUpgrade } from '../common/request-log';
 import { OriginPolicy } from '../common/request-origin';
-import { KEEL_SETTINGS } from '../common/settings';
-import type { KeelSettings } from '../common/settings';
 import type { Instance } from '../projects/instance.service';
 import { DirectoryMiddleware } from '../projects/directory.middleware';
 import { PtyService } from './pty.service';
@@ -36,7 +34,6 @@ function safeDecode(segment: string): string | undefined {
 export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
   // A paste is one frame; 16 MiB is far beyond any paste and bounds what one frame may cost.
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
-  private readonly authenticator: Authenticator;
   private server?: Server;
   private readonly onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Express's view of the request (as its router would have it): `path` parsed like the router's,
@@ -61,10 +58,8 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     private readonly directories: DirectoryMiddleware,
     private readonly ptys: PtyService,
     private readonly origins: OriginPolicy,
-    @Inject(KEEL_SETTINGS) settings: KeelSettings,
-  ) {
-    this.authenticator = new Authenticator(settings);
-  }
+    private readonly authenticator: Authenticator,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.server = this.adapterHost.httpAdapter.getHttpServer() as Server;
@@ -93,8 +88,7 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
       log.refused(403);
       return;
     }
-    const token = typeof req.query.auth_token === 'string' ? req.query.auth_token : undefined;
-    if (!this.authenticator.allowsServer(req.headers.authorization, token)) {
+    if (!this.authenticator.allowsServerRequest(req)) {
       this.refuse(socket, 401, undefined, { 'WWW-Authenticate': 'Basic realm="Secure Area"' });
       log.refused(401);
       return;

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { IPty, spawn } from 'node-pty';
+import type { IPty } from 'node-pty';
 import { resolve } from 'node:path';
 import { AllowedDirectories } from '../common/allowed-directories';
 import { issue, NotFoundError, ValidationError } from '../common/errors';
@@ -73,6 +73,8 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
     const command = input.command ?? this.userShell();
     // The user's shell starts as a login shell, as in a terminal emulator.
     const args = input.command === undefined ? [...(input.args ?? []), '-l'] : [...(input.args ?? [])];
+    // node-pty (a native addon, ~2.5 MB) is loaded with the first terminal.
+    const { spawn } = require('node-pty') as typeof import('node-pty');
     let child: IPty;
     try {
       child = spawn(command, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd: real, env: this.environment(input.env), encoding: null });

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { EpochColumn, JsonColumn } from '../common/columns';
+import { slugOf } from './slug';
 
 /** The reference's `FileDiff`: full before/after contents of one worktree-relative file. */
 export interface FileDiff {
@@ -24,15 +25,48 @@ export interface SessionRevert {
   diff?: string;
 }
 
-/** The reference's `Session` record, exactly as the API sends it (absent optionals omitted). */
+/** Tokens of a reply or a whole session, as messages carry them. */
+export interface TokenUsage {
+  input: number;
+  output: number;
+  reasoning: number;
+  cache: { read: number; write: number };
+}
+
+/** The model a session last prompted (opencode 1.18's `{id, providerID, variant?}`). */
+export interface SessionModel {
+  id: string;
+  providerID: string;
+  variant?: string;
+}
+
+/** What a session's replies cost so far. */
+export interface SessionUsage {
+  cost: number;
+  tokens: TokenUsage;
+}
+
+export const NO_TOKENS: TokenUsage = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
+
+/**
+ * The reference's `Session` record, exactly as the API sends it (absent optionals omitted), with the
+ * fields opencode 1.18 added (`slug`, `path`, `cost`, `tokens`, `agent`, `model`): older clients ignore them.
+ */
 export interface Session {
   id: string;
+  slug: string;
   projectID: string;
   directory: string;
+  /** The session's directory relative to its project's worktree ("" at the root). */
+  path?: string;
   parentID?: string;
   summary?: SessionSummary;
+  cost: number;
+  tokens: TokenUsage;
   share?: { url: string };
   title: string;
+  agent?: string;
+  model?: SessionModel;
   version: string;
   time: { created: number; updated: number; compacting?: number; archived?: number };
   revert?: SessionRevert;
@@ -55,6 +89,23 @@ export class SessionEntity {
 
   @Column({ type: 'text' })
   directory: string;
+
+  /** A readable name (`misty-forest`); sessions written before it existed derive theirs from the id. */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  slug: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  path: string | null;
+
+  @Column({ type: 'varchar', length: 256, nullable: true })
+  agent: string | null;
+
+  @JsonColumn()
+  model?: SessionModel | null;
+
+  /** Cost and tokens of every reply so far. */
+  @JsonColumn()
+  usage?: SessionUsage | null;
 
   @Column({ type: 'text' })
   title: string;
@@ -87,12 +138,18 @@ export class SessionEntity {
 export function toSession(row: SessionEntity): Session {
   return {
     id: row.id,
+    slug: row.slug ?? slugOf(row.id),
     projectID: row.projectID,
     directory: row.directory,
+    ...(row.path != null ? { path: row.path } : {}),
     ...(row.parentID ? { parentID: row.parentID } : {}),
     ...(row.summary ? { summary: row.summary } : {}),
+    cost: row.usage?.cost ?? 0,
+    tokens: row.usage?.tokens ?? NO_TOKENS,
     ...(row.share ? { share: row.share } : {}),
     title: row.title,
+    ...(row.agent ? { agent: row.agent } : {}),
+    ...(row.model ? { model: row.model } : {}),
     version: row.version,
     time: {
       created: row.timeCreated,

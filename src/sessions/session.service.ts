@@ -1,12 +1,13 @@
 /**
  * SessionService — sessions of a project (shared by every directory of one repository).
  *
- *   create(instance, {parentID?, title?}) → Session      session.created then session.updated {sessionID, info}
+ *   create(instance, {parentID?, title?, agent?, model?}) → Session   session.created then session.updated {sessionID, info}
  *   get(id) → Session                                    NotFoundError "Session not found: <id>"; non-`ses` id → 400
- *   list(projectID) → Session[]                          most recently updated first
+ *   list(projectID) → SerializedJson<Session[]>          most recently updated first (shared by concurrent requests)
  *   children(id) → Session[]
  *   update(id, patch) → Session                          title, archived, revert, share, summary, compacting
  *                                                        (null clears); bumps time.updated; session.updated
+ *   addUsage(id, cost, tokens) → Session                 a finished step's cost and tokens added to the session's
  *   touch(id) → Session                                  time.updated = now; session.updated
  *   delete(id) → void                                    recursive (children first), one transaction over every
  *                                                        registered cascade (messages, parts, todos, permissions…);
@@ -21,9 +22,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { relative, sep } from 'node:path';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { SerializedJson } from '../common/serialized-json';
 import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
 import { descendingId } from '../common/ids';
+import { BatchedInsert } from '../database/batched-insert';
+import { SharedReads } from '../database/shared-reads';
 import { EventBus } from '../events/event-bus.service';
 import type { Instance } from '../projects/instance.service';
 import { KEEL_SETTINGS } from '../common/settings';
@@ -33,11 +38,16 @@ import {
   Session,
   SessionDiffEntity,
   SessionEntity,
+  SessionModel,
   SessionRevert,
+  SessionUsage,
   SessionShareEntity,
   SessionSummary,
+  NO_TOKENS,
+  TokenUsage,
   toSession,
 } from './session.entity';
+import { newSlug } from './slug';
 
 const VERSION: string = (require('../../package.json') as { version: string }).version;
 
@@ -59,6 +69,14 @@ export interface SessionPatch {
   summary?: SessionSummary | null;
 }
 
+/** What `POST /session` takes: the reference's fields, and the agent and model opencode 1.18 sends. */
+export interface SessionCreateInput {
+  parentID?: string;
+  title?: string;
+  agent?: unknown;
+  model?: unknown;
+}
+
 const LOCATION_CACHE_LIMIT = 10_000;
 
 /** Share ids Keel hands out (24 base64url chars); shorter ones of older versions are not served. */
@@ -67,8 +85,20 @@ const SHARE_ID = /^[A-Za-z0-9_-]{22,64}$/;
 const LIST_CACHE_PROJECTS = 32;
 
 const SESSION_COLUMNS =
-  '"id", "project_id", "parent_id", "directory", "title", "version", "summary", "share", "revert", ' +
-  '"time_created", "time_updated", "time_compacting", "time_archived"';
+  '"id", "project_id", "parent_id", "directory", "slug", "path", "agent", "model", "usage", "title", "version", ' +
+  '"summary", "share", "revert", "time_created", "time_updated", "time_compacting", "time_archived"';
+
+/**
+ * PostgreSQL: session INSERTs running at once. Each waits for its commit's WAL flush (PostgreSQL flushes
+ * concurrent commits together), so fewer would only add waiting; past this, creates wait and go
+ * together, and a burst leaves the pool's other connections to reads.
+ */
+const INSERTS_IN_FLIGHT = 8;
+
+/** What `create` writes, in the order of its values. */
+const INSERTED_COLUMNS = [
+  'id', 'project_id', 'parent_id', 'directory', 'slug', 'path', 'agent', 'model', 'title', 'version', 'time_created', 'time_updated',
+] as const;
 
 type SessionRow = Record<string, string | number | null>;
 
@@ -83,6 +113,11 @@ function fromRow(row: SessionRow): SessionEntity {
     projectID: row.project_id as string,
     parentID: row.parent_id as string | null,
     directory: row.directory as string,
+    slug: row.slug as string | null,
+    path: row.path as string | null,
+    agent: row.agent as string | null,
+    model: json<SessionModel>(row.model),
+    usage: json<SessionUsage>(row.usage),
     title: row.title as string,
     version: row.version as string,
     summary: json<SessionSummary>(row.summary),
@@ -93,6 +128,32 @@ function fromRow(row: SessionRow): SessionEntity {
     timeCompacting: epoch(row.time_compacting),
     timeArchived: epoch(row.time_archived),
   });
+}
+
+/** `agent` of a new session: an agent's name (which agents exist is the prompt's business). */
+function sessionAgent(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 256) {
+    throw new ValidationError([issue(['agent'], 'Invalid input: expected a non-empty string of at most 256 characters')], { agent: value });
+  }
+  return value;
+}
+
+/** `model` of a new session: `{providerID, id, variant?}` as opencode 1.18 sends it. */
+function sessionModel(value: unknown): SessionModel {
+  const model = value as Record<string, unknown>;
+  const text = (key: string, optional = false): string | undefined => {
+    const field = model[key];
+    if (optional && field === undefined) return undefined;
+    if (typeof field !== 'string' || field.length === 0 || field.length > 256) {
+      throw new ValidationError([issue(['model', key], 'Invalid input: expected a non-empty string of at most 256 characters')], { [`model.${key}`]: field });
+    }
+    return field;
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ValidationError([issue(['model'], 'Invalid input: expected an object {providerID, id}')], { model: value });
+  }
+  const variant = text('variant', true);
+  return { id: text('id')!, providerID: text('providerID')!, ...(variant ? { variant } : {}) };
 }
 
 /** 400 naming `field` unless `id` has the id prefix of its kind (`ses`, `msg`, `prt`, `per`). */
@@ -131,14 +192,21 @@ function epochMillis(value: number, path: string[]): number {
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
   private readonly locations = new Map<string, SessionLocation>();
-  private readonly sql: { list: string; get: string; insert: string };
+  private readonly sql: { list: string; get: string };
+  /** Concurrent creates go to the database as multi-row INSERTs (a round trip and a commit for several). */
+  private readonly inserts: BatchedInsert;
+  /**
+   * PostgreSQL: other replicas write too, so no list is kept; concurrent `GET /session` of one project
+   * share one read instead, each answered by a read that started after it arrived (see SharedReads).
+   */
+  private readonly sharedLists?: SharedReads<string, SerializedJson<Session[]>>;
   /**
    * `GET /session` is the hottest read and building 100 row objects is most of its cost. On SQLite
    * this process is the only writer, so a project's list can be kept until one of its sessions is
-   * written here; with PostgreSQL other replicas write too, so every list is read from the database.
+   * written here (PostgreSQL: see `sharedLists`). It holds the list's JSON too, serialized at most once.
    * `generation` counts writes per project, so a list read while a write ran is not kept.
    */
-  private readonly listCache?: Map<string, Session[]>;
+  private readonly listCache?: Map<string, SerializedJson<Session[]>>;
   private readonly generation = new Map<string, number>();
 
   constructor(
@@ -150,22 +218,30 @@ export class SessionService {
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
   ) {
     const pg = dataSource.options.type === 'postgres';
-    if (!pg) this.listCache = new Map();
     const p = (n: number) => (pg ? `$${n}` : '?');
     this.sql = {
       list: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ${p(1)} ORDER BY "time_updated" DESC, "id" ASC`,
       get: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${p(1)}`,
-      insert:
-        `INSERT INTO "session" ("id", "project_id", "parent_id", "directory", "title", "version", "time_created", "time_updated") ` +
-        `VALUES (${[1, 2, 3, 4, 5, 6, 7, 8].map(p).join(', ')})`,
     };
+    this.inserts = new BatchedInsert(
+      (sql, parameters) => this.dataSource.query(sql, parameters),
+      'session',
+      INSERTED_COLUMNS,
+      pg ? 'postgres' : 'sqlite',
+      // SQLite writes one statement at a time anyway.
+      pg ? INSERTS_IN_FLIGHT : 1,
+    );
+    if (pg) this.sharedLists = new SharedReads((projectID) => this.readList(projectID));
+    else this.listCache = new Map();
   }
 
   onDelete(cascade: SessionCascade): void {
     this.cascades.push(cascade);
   }
 
-  async create(instance: Instance, input: { parentID?: string; title?: string } = {}): Promise<Session> {
+  async create(instance: Instance, input: SessionCreateInput = {}): Promise<Session> {
+    const agent = input.agent === undefined || input.agent === null ? null : sessionAgent(input.agent);
+    const model = input.model === undefined || input.model === null ? null : sessionModel(input.model);
     if (input.parentID !== undefined) {
       assertSessionID(input.parentID, 'parentID');
       const parent = await this.find(input.parentID);
@@ -181,17 +257,26 @@ export class SessionService {
       projectID: instance.project.id,
       parentID: input.parentID ?? null,
       directory: instance.directory,
+      slug: newSlug(),
+      // Outside git a directory is its own root.
+      path: instance.project.vcs === 'git' ? relative(instance.worktree, instance.directory).split(sep).join('/') : '',
+      agent,
+      model,
       title:
         input.title ?? `${input.parentID ? 'Child session' : 'New session'} - ${new Date(now).toISOString()}`,
       version: VERSION,
       timeCreated: now,
       timeUpdated: now,
     });
-    await this.dataSource.query(this.sql.insert, [
+    await this.inserts.insert([
       row.id,
       row.projectID,
       row.parentID,
       row.directory,
+      row.slug,
+      row.path,
+      row.agent,
+      row.model ? JSON.stringify(row.model) : null,
       row.title,
       row.version,
       row.timeCreated,
@@ -210,17 +295,17 @@ export class SessionService {
     return toSession(await this.row(id));
   }
 
-  async list(projectID: string): Promise<Session[]> {
+  /** The project's sessions, serialized once for every request the same read answers. */
+  async list(projectID: string): Promise<SerializedJson<Session[]>> {
+    if (this.sharedLists) return this.sharedLists.get(projectID);
     const cached = this.listCache?.get(projectID);
-    if (cached) return [...cached];
+    if (cached) return cached;
     const generation = this.generation.get(projectID) ?? 0;
-    const rows: SessionRow[] = await this.dataSource.query(this.sql.list, [projectID]);
-    const list = rows.map((row) => toSession(fromRow(row)));
+    const list = await this.readList(projectID);
     if (this.listCache && generation === (this.generation.get(projectID) ?? 0)) {
       if (this.listCache.size >= LIST_CACHE_PROJECTS)
         this.listCache.delete(this.listCache.keys().next().value!);
       this.listCache.set(projectID, list);
-      return [...list];
     }
     return list;
   }
@@ -261,6 +346,26 @@ export class SessionService {
 
   touch(id: string): Promise<Session> {
     return this.update(id, {});
+  }
+
+  /** A finished step's cost and tokens, added to what the session's replies cost so far. */
+  async addUsage(id: string, cost: number, tokens: TokenUsage): Promise<Session> {
+    const row = await this.row(id);
+    const usage = row.usage ?? { cost: 0, tokens: NO_TOKENS };
+    row.usage = {
+      cost: usage.cost + cost,
+      tokens: {
+        input: usage.tokens.input + tokens.input,
+        output: usage.tokens.output + tokens.output,
+        reasoning: usage.tokens.reasoning + tokens.reasoning,
+        cache: { read: usage.tokens.cache.read + tokens.cache.read, write: usage.tokens.cache.write + tokens.cache.write },
+      },
+    };
+    await this.sessions.update({ id }, { usage: row.usage });
+    this.changed(row.projectID);
+    const info = toSession(row);
+    this.bus.publish(row.directory, 'session.updated', { sessionID: info.id, info });
+    return info;
   }
 
   async delete(id: string): Promise<void> {
@@ -355,6 +460,11 @@ export class SessionService {
   /** Whether `sessionID` is still shared under `shareID` (checked by open share viewers). */
   async isShared(sessionID: string, shareID: string): Promise<boolean> {
     return (await this.shares.countBy({ sessionID, shareID })) > 0;
+  }
+
+  private async readList(projectID: string): Promise<SerializedJson<Session[]>> {
+    const rows: SessionRow[] = await this.dataSource.query(this.sql.list, [projectID]);
+    return new SerializedJson(rows.map((row) => toSession(fromRow(row))));
   }
 
   private async row(id: string): Promise<SessionEntity> {

@@ -4,12 +4,13 @@ import { publicBaseUrl } from '../common/public-url';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { CurrentInstance } from '../common/current-instance.decorator';
+import { SerializedJson } from '../common/serialized-json';
 import { Operation } from '../openapi/operation.decorator';
 import type { Instance } from '../projects/instance.service';
 import { SessionStatusService } from './session-status.service';
 import type { SessionStatus } from './session-status.service';
 import type { FileDiff, Session, Todo } from './session.entity';
-import { SessionService } from './session.service';
+import { SessionCreateInput, SessionService } from './session.service';
 import { TodoService } from './todo.service';
 
 @Controller('session')
@@ -23,13 +24,13 @@ export class SessionsController {
 
   @Get()
   @Operation('session.list')
-  list(@CurrentInstance() instance: Instance): Promise<Session[]> {
+  list(@CurrentInstance() instance: Instance): Promise<SerializedJson<Session[]>> {
     return this.sessions.list(instance.project.id);
   }
 
   @Post()
   @Operation('session.create')
-  create(@CurrentInstance() instance: Instance, @Body() body: { parentID?: string; title?: string } | undefined): Promise<Session> {
+  create(@CurrentInstance() instance: Instance, @Body() body: SessionCreateInput | undefined): Promise<Session> {
     return this.sessions.create(instance, body ?? {});
   }
 

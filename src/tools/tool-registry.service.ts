@@ -1,5 +1,4 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { z } from 'zod';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { bashTool } from './builtin/bash.tool';
@@ -16,6 +15,7 @@ import { webfetchTool } from './builtin/webfetch.tool';
 import { writeTool } from './builtin/write.tool';
 import type { ToolDefinition } from './tool';
 import { ToolError } from './tool';
+import { zod } from '../providers/ai-sdk';
 import { wildcardLookup } from '../common/wildcard';
 
 export const TODO_STORE = Symbol('TODO_STORE');
@@ -94,7 +94,7 @@ export class ToolRegistry {
   jsonSchema(tool: ToolDefinition): unknown {
     let schema = this.schemas.get(tool.id);
     if (!schema) {
-      const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
+      const { $schema: _ignored, ...rest } = zod().toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
       schema = rest;
       this.schemas.set(tool.id, schema);
     }

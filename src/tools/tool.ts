@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { zod } from '../providers/ai-sdk';
 
 /** What a tool call asks permission for; `subjects` are matched against the agent's rules, `pattern` is what an approval remembers. */
 export interface PermitRequest {
@@ -66,6 +67,17 @@ export class PermissionDeniedError extends ToolError {
 export const REJECTED_MESSAGE =
   'The user rejected permission to use this specific tool call. You may try again with different parameters.';
 
-export function defineTool<P extends z.ZodType>(tool: ToolDefinition<P>): ToolDefinition<P> {
-  return tool;
+/** A tool as written: its parameters made by a function of zod's `z`, called once, on first use. */
+export interface ToolSource<P extends z.ZodType> extends Omit<ToolDefinition<P>, 'parameters'> {
+  parameters: (zod: typeof z) => P;
+}
+
+export function defineTool<P extends z.ZodType>(source: ToolSource<P>): ToolDefinition<P> {
+  let parameters: P | undefined;
+  return {
+    ...source,
+    get parameters() {
+      return (parameters ??= source.parameters(zod().z));
+    },
+  };
 }

@@ -8,6 +8,10 @@ export interface FakeRouter {
   tls?: { certResolver?: string; domains?: { main: string; sans?: string[] }[] };
   priority?: number;
   provider?: string;
+  middlewares?: string[];
+  /** Traefik's status (enabled when unset) and error list. */
+  status?: string;
+  error?: string[];
 }
 
 /**
@@ -17,6 +21,9 @@ export interface FakeRouter {
 export class FakeRoutingUpstream {
   /** Router name → router, as Pangolin's HTTP provider / Traefik would report it. */
   routers: Record<string, FakeRouter> = {};
+  /** What the Traefik API lists at /api/http/services and /api/http/middlewares. */
+  services: Record<string, unknown>[] = [];
+  middlewares: Record<string, unknown>[] = [];
   failing = false;
   credentials?: { username: string; password: string };
   readonly requests: { path: string; authorization?: string }[] = [];
@@ -58,6 +65,8 @@ export class FakeRoutingUpstream {
         })),
       );
     }
+    if (path.endsWith('/api/http/services')) return send(200, this.services);
+    if (path.endsWith('/api/http/middlewares')) return send(200, this.middlewares);
     send(404, { message: 'not found' });
   }
 }

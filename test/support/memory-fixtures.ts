@@ -122,6 +122,8 @@ export interface WebServer {
   url: string;
   /** JSON bodies POSTed to `/hook` (webhook deliveries). */
   hooks: Record<string, unknown>[];
+  /** Resolves once a delivery matching `predicate` has arrived (deliveries are asynchronous to the pipeline). */
+  hookArrived: (predicate: (hook: Record<string, unknown>) => boolean, timeoutMs?: number) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -153,7 +155,14 @@ export async function startWebServer(): Promise<WebServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, hooks, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const hookArrived = async (predicate: (hook: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!hooks.some(predicate)) {
+      if (Date.now() > deadline) throw new Error(`no matching webhook delivery within ${timeoutMs} ms (${hooks.length} delivered)`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  return { url: `http://127.0.0.1:${port}`, hooks, hookArrived, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 export function memoryClient(url: string, apiKey = 'test-key'): Supermemory {
@@ -179,20 +188,6 @@ export async function waitForDocument(client: Supermemory, id: string, options: 
     if (Date.now() > deadline) throw new Error(`document ${id} still ${doc.status}/${doc.dreamingStatus}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** What a 4xx looks like through the SDK: status and the `{error, details}` body. */
-export async function expectApiError(promise: Promise<unknown>, status: number, detailsPattern?: RegExp): Promise<{ error: unknown; details?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = error as { status?: number; error?: { error: unknown; details?: string } };
-    expect(e.status).toBe(status);
-    expect(e.error).toEqual(expect.objectContaining({ error: expect.anything() }));
-    if (detailsPattern) expect(e.error?.details).toMatch(detailsPattern);
-    return e.error!;
-  }
-  throw new Error(`expected HTTP ${status}`);
 }
 
 const SYNONYMS: Record<string, string> = { car: 'vehicle', automobile: 'vehicle', auto: 'vehicle', crimson: 'red', scarlet: 'red' };

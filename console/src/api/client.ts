@@ -1,32 +1,26 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 
-// Credentials live in sessionStorage only: never in a URL, gone when the tab closes.
-const CREDENTIALS_KEY = 'keel.credentials';
-
-export function storedCredentials(): string | null {
-  return sessionStorage.getItem(CREDENTIALS_KEY);
-}
-
-export function storeCredentials(username: string, password: string): void {
-  sessionStorage.setItem(CREDENTIALS_KEY, btoa(`${username}:${password}`));
-}
-
-export function clearCredentials(): void {
-  sessionStorage.removeItem(CREDENTIALS_KEY);
-}
-
-/** Every console request names itself as a script's, so a 401 comes without the browser's Basic dialog. */
+/**
+ * The console signs in once (POST /keel/login) and holds an HttpOnly session cookie that every tab
+ * shares: no password is kept in the page, in storage or in a URL. Requests send it by themselves
+ * (same origin); they only name themselves as a script's, so a 401 comes without the browser's Basic dialog.
+ */
 export function authHeaders(): Record<string, string> {
-  const credentials = storedCredentials();
-  const script = { 'X-Requested-With': 'keel-console' };
-  return credentials ? { ...script, Authorization: `Basic ${credentials}` } : script;
+  return { 'X-Requested-With': 'keel-console' };
 }
+
+/** Fired when an API request answers 401: the sign-in ended (expiry, sign-out in another tab). */
+export const signedOutEvents = new EventTarget();
 
 const authorize: Middleware = {
   onRequest({ request }) {
     for (const [name, value] of Object.entries(authHeaders())) request.headers.set(name, value);
     return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401 && !new URL(response.url).pathname.startsWith('/v')) signedOutEvents.dispatchEvent(new Event('signed-out'));
+    return response;
   },
 };
 
@@ -34,13 +28,40 @@ const authorize: Middleware = {
 export const api = createClient<paths>({ baseUrl: window.location.origin });
 api.use(authorize);
 
-/** Whether the server wants credentials: an unauthenticated probe of /global/health answers 401 when it does. */
-export async function probeAuth(withCredentials: boolean): Promise<'open' | 'ok' | 'unauthorized'> {
-  const headers = authHeaders();
-  if (!withCredentials) delete headers.Authorization;
-  const response = await fetch('/global/health', { headers });
-  if (response.status === 401) return 'unauthorized';
-  return withCredentials && storedCredentials() ? 'ok' : 'open';
+export interface AuthState {
+  passwordRequired: boolean;
+  signedIn: boolean;
+}
+
+/** Whether the server wants a password and whether this browser is signed in (GET /keel/auth never answers 401). */
+export async function authState(): Promise<AuthState> {
+  const response = await fetch('/keel/auth', { headers: authHeaders() });
+  if (!response.ok) throw new Error(`GET /keel/auth answered ${response.status}`);
+  return (await response.json()) as AuthState;
+}
+
+/**
+ * Sign in with the server password: the server sets the session cookie. `retryAfter`: too many failed
+ * sign-ins from this address, seconds until the next may be tried.
+ */
+export async function signIn(
+  username: string,
+  password: string,
+): Promise<'ok' | 'wrong' | 'unreachable' | { retryAfter: number }> {
+  const response = await fetch('/keel/login', {
+    method: 'POST',
+    headers: { ...authHeaders(), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  }).catch(() => undefined);
+  if (!response) return 'unreachable';
+  if (response.status === 401) return 'wrong';
+  if (response.status === 429) return { retryAfter: Number(response.headers.get('Retry-After')) || 60 };
+  return response.ok ? 'ok' : 'unreachable';
+}
+
+/** End the sign-in (every tab's: they share the cookie). */
+export async function signOut(): Promise<void> {
+  await fetch('/keel/logout', { method: 'POST', headers: authHeaders() }).catch(() => undefined);
 }
 
 /** The error's words, whatever surface's dialect it came in. */

@@ -1526,6 +1526,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/keel/directories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Directories under the allowed roots, for opening a project (the roots themselves without path) */
+        get: operations["DirectoriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/middlewares": {
         parameters: {
             query?: never;
@@ -1835,6 +1852,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/traefik/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Traefik's live routers, services and middlewares with their status, read through the configured Traefik API data source, and whether each of Keel's routers is loaded and healthy there ({configured: false} when no Traefik API source is configured; error says why Traefik could not be read) */
+        get: operations["traefik.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/traefik-config": {
         parameters: {
             query?: never;
@@ -1861,6 +1895,40 @@ export interface paths {
         };
         /** @description Dynamic configuration for Traefik's HTTP provider (Keel's own objects referenced as @http) */
         get: operations["traefik.config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/traefik-config/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Generations of the Traefik configuration that changed something, newest first (kept by KEEL_MM_HISTORY_MAX and KEEL_MM_HISTORY_DAYS) */
+        get: operations["traefik.history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/traefik-config/history/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One generation: its whole YAML document and the unified diff against the generation before it */
+        get: operations["traefik.historyGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1949,6 +2017,77 @@ export interface paths {
         post?: never;
         /** @description Removes the plugin from experimental.plugins (and emptied sections), written atomically. */
         delete: operations["plugins.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keel/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Organizations, the default one first */
+        get: operations["organizations.list"];
+        put?: never;
+        /** Create an organization */
+        post: operations["organizations.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keel/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an organization without data, with its keys and settings */
+        delete: operations["organizations.delete"];
+        options?: never;
+        head?: never;
+        /** Rename an organization */
+        patch: operations["organizations.rename"];
+        trace?: never;
+    };
+    "/keel/organizations/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An organization's API keys (never the keys themselves) */
+        get: operations["organizations.keys.list"];
+        put?: never;
+        /** Create an API key; the answer holds the key, shown only this once */
+        post: operations["organizations.keys.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keel/organizations/{id}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key: refused at once on every replica */
+        delete: operations["organizations.keys.revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2265,6 +2404,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/container-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The container tags of the organization's documents and memories, with their counts, sorted by tag (Keel addition) */
+        get: operations["containerTags.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/share/{shareID}": {
         parameters: {
             query?: never;
@@ -2310,6 +2466,57 @@ export interface paths {
         get: operations["ShareController_events"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keel/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a password is needed, and whether this browser is signed in (never 401) */
+        get: operations["ConsoleAuthController_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keel/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the console in with the server password: sets the session cookie */
+        post: operations["ConsoleAuthController_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keel/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the console out: ends its session and clears the cookie */
+        post: operations["ConsoleAuthController_logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4639,6 +4846,80 @@ export interface components {
             /** @description Password masked */
             config?: components["schemas"]["DataSourceDto"];
         };
+        TraefikObjectDto: {
+            /** @description name@provider */
+            name: string;
+            provider: string;
+            /** @description Traefik's status: enabled, disabled or warning */
+            status: string;
+            type?: string;
+            rule?: string;
+            service?: string;
+            middlewares?: string[];
+            /** @description Traefik's error messages for it */
+            errors: string[];
+        };
+        KeelRouterStatusDto: {
+            resource_id: string;
+            host: string;
+            /** @description The router name Keel generates (without @provider) */
+            router: string;
+            /** @description Whether Traefik has it loaded */
+            loaded: boolean;
+            /** @description Loaded, enabled and with no error */
+            healthy: boolean;
+            /** @description Traefik's status, null when not loaded */
+            status: string | null;
+            errors: string[];
+        };
+        TraefikStatusDto: {
+            /** @description Whether a Traefik API data source is configured */
+            configured: boolean;
+            /** @description The data source read */
+            source: string | null;
+            url: string | null;
+            /** @description Why Traefik could not be read, in words */
+            error: string | null;
+            routers: components["schemas"]["TraefikObjectDto"][];
+            services: components["schemas"]["TraefikObjectDto"][];
+            middlewares: components["schemas"]["TraefikObjectDto"][];
+            keel_routers: components["schemas"]["KeelRouterStatusDto"][];
+        };
+        GenerationSummaryDto: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description What caused it: the routing events of the burst ('; '-separated), or 'start' */
+            trigger: string;
+            /** @description Lines the diff adds */
+            added: number;
+            /** @description Lines the diff removes */
+            removed: number;
+        };
+        RetentionDto: {
+            max: number;
+            days: number;
+        };
+        GenerationListDto: {
+            generations: components["schemas"]["GenerationSummaryDto"][];
+            retention: components["schemas"]["RetentionDto"];
+        };
+        GenerationDetailDto: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description What caused it: the routing events of the burst ('; '-separated), or 'start' */
+            trigger: string;
+            /** @description Lines the diff adds */
+            added: number;
+            /** @description Lines the diff removes */
+            removed: number;
+            /** @description The whole document as YAML */
+            document: string;
+            /** @description Unified diff against the generation before it ('' for the first kept) */
+            diff: string;
+            previous_id: number | null;
+        };
         PluginDto: {
             /** @example GeoBlock */
             displayName: string;
@@ -4724,6 +5005,94 @@ export interface components {
              */
             moduleName: string;
         };
+        OrganizationView: {
+            /** @example org_3Fq9XkT2mNpL8vWc */
+            id: string;
+            name: string;
+            /** @description The default organization (KEEL_API_KEYS, requests without a key, data from before organizations) */
+            isDefault: boolean;
+            keyCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OrganizationBody: {
+            /**
+             * @description The organization's name (1 to 100 characters)
+             * @example Team Search
+             */
+            name: string;
+        };
+        ValidationErrorBody: {
+            /** @example false */
+            success: boolean;
+            /** @description The input */
+            data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description One issue per bad field, with its path */
+            error: {
+                [key: string]: unknown;
+            }[];
+        };
+        SessionErrorBody: {
+            /** @example NotFoundError */
+            name: string;
+            /**
+             * @example {
+             *       "message": "Organization not found: org_x"
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        ApiKeyView: {
+            /** @example key_8hG2LmQ0pZx4Rt7Y */
+            id: string;
+            orgId: string;
+            name: string;
+            /**
+             * @description The first characters of the key, to tell keys apart
+             * @example keel_a1B2c3D4
+             */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last memory request with the key (to the minute)
+             */
+            lastUsedAt: string | null;
+        };
+        ApiKeyBody: {
+            /**
+             * @description What the key is for (1 to 100 characters)
+             * @example search backend
+             */
+            name: string;
+        };
+        CreatedApiKey: {
+            /** @example key_8hG2LmQ0pZx4Rt7Y */
+            id: string;
+            orgId: string;
+            name: string;
+            /**
+             * @description The first characters of the key, to tell keys apart
+             * @example keel_a1B2c3D4
+             */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last memory request with the key (to the minute)
+             */
+            lastUsedAt: string | null;
+            /** @description The key itself: shown in this answer only (Keel keeps its SHA-256 digest) */
+            key: string;
+        };
         ErrorBody: {
             error: string;
             details?: string;
@@ -4734,11 +5103,16 @@ export interface components {
             containerTag?: string;
             /** @deprecated */
             containerTags?: string[];
+            entityContext?: string;
+            /**
+             * Format: date-time
+             * @description When the document was written
+             */
+            documentDate?: string;
             customId?: string;
             metadata?: {
                 [key: string]: unknown;
             };
-            entityContext?: string;
             /** @enum {string} */
             taskType?: "memory" | "superrag";
             /** @enum {string} */
@@ -4746,6 +5120,8 @@ export interface components {
             filterByMetadata?: {
                 [key: string]: unknown;
             };
+            filepath?: string;
+            title?: string;
         };
         IngestResponse: {
             id: string;
@@ -4753,14 +5129,32 @@ export interface components {
             status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
         };
         BatchBody: {
-            /** @description 1 to 600 documents (objects or strings) */
-            documents: unknown[];
             containerTag?: string;
+            /** @deprecated */
+            containerTags?: string[];
+            entityContext?: string;
+            /**
+             * Format: date-time
+             * @description When the document was written
+             */
+            documentDate?: string;
+            customId?: string;
             metadata?: {
                 [key: string]: unknown;
             };
             /** @enum {string} */
+            taskType?: "memory" | "superrag";
+            /** @enum {string} */
             dreaming?: "dynamic" | "instant";
+            filterByMetadata?: {
+                [key: string]: unknown;
+            };
+            filepath?: string;
+            title?: string;
+            /** @description Refused unless null: content goes in documents[] */
+            content?: string | null;
+            /** @description 1 to 600 documents (objects or strings) */
+            documents: unknown[];
         };
         BatchItemResult: {
             /** @description Empty when the item was refused */
@@ -4777,6 +5171,7 @@ export interface components {
             failed: number;
         };
         ListDocumentsBody: {
+            containerTag?: string;
             containerTags?: string[];
             /** @description Metadata filter {AND|OR: [...]}, or the same as a JSON string */
             filters?: {
@@ -4863,6 +5258,7 @@ export interface components {
         DeleteBulkBody: {
             /** @description Ids or customIds */
             ids?: string[];
+            containerTag?: string;
             containerTags?: string[];
             /** @description A file path, or a folder ending in / */
             filepath?: string;
@@ -4939,22 +5335,39 @@ export interface components {
             /** @description New content: the document is reprocessed */
             content?: string;
             containerTag?: string;
+            /** @deprecated */
             containerTags?: string[];
+            entityContext?: string;
+            /**
+             * Format: date-time
+             * @description When the document was written
+             */
+            documentDate?: string;
             customId?: string;
-            filepath?: string;
             metadata?: {
                 [key: string]: unknown;
             };
             /** @enum {string} */
             taskType?: "memory" | "superrag";
+            /** @enum {string} */
+            dreaming?: "dynamic" | "instant";
+            filterByMetadata?: {
+                [key: string]: unknown;
+            };
+            filepath?: string;
+            title?: string;
         };
         ConversationBody: {
             conversationId: string;
+            /** @description The same as conversationId (when conversationId is not sent) */
+            customId?: string;
             messages: Record<string, never>[];
+            containerTag?: string;
             containerTags?: string[];
             metadata?: {
                 [key: string]: unknown;
             };
+            entityContext?: string;
         };
         ConversationResponse: {
             id: string;
@@ -5011,10 +5424,14 @@ export interface components {
         SearchMemoriesBody: {
             q: string;
             containerTag?: string;
+            containerTags?: string[];
             /** @enum {string} */
             searchMode?: "memories" | "hybrid" | "documents";
             threshold?: number;
             limit?: number;
+            rerank?: boolean;
+            rewriteQuery?: boolean;
+            aggregate?: boolean;
             /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
             filters?: {
                 [key: string]: unknown;
@@ -5023,9 +5440,6 @@ export interface components {
             include?: {
                 [key: string]: unknown;
             };
-            aggregate?: boolean;
-            rerank?: boolean;
-            rewriteQuery?: boolean;
         };
         MemoryHit: {
             id: string;
@@ -5040,6 +5454,10 @@ export interface components {
             } | null;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Memory results: always false (memories are not aggregated) */
+            isAggregated?: boolean;
+            /** @description Document results: the file path of the chunk's document */
+            filepath?: string | null;
             /** @description {parents?, children?, related?} */
             context?: {
                 [key: string]: unknown;
@@ -5083,15 +5501,15 @@ export interface components {
         };
         NewMemory: {
             content: string;
-            isStatic?: boolean;
-            metadata?: {
-                [key: string]: unknown;
-            } | null;
             /**
              * Format: date-time
              * @description Forget the memory after this time
              */
             forgetAfter?: string;
+            isStatic?: boolean;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
             forgetReason?: string;
         };
         CreateMemoriesBody: {
@@ -5117,6 +5535,7 @@ export interface components {
         };
         ListMemoriesBody: {
             containerTag?: string;
+            /** @description At least one tag, here or as containerTag */
             containerTags?: string[];
             /** @description {AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]} */
             filters?: {
@@ -5208,8 +5627,10 @@ export interface components {
         };
         RestoreMemoryBody: {
             containerTag: string;
-            /** @description The forgotten memory to restore */
-            id: string;
+            /** @description The memory (or `content`) */
+            id?: string;
+            /** @description Its exact current text (or `id`) */
+            content?: string;
         };
         RestoreMemoryResponse: {
             id: string;
@@ -5217,15 +5638,15 @@ export interface components {
             forgotten: false;
         };
         UpdateMemoryBody: {
-            containerTag: string;
             newContent: string;
-            /** @description The memory to update (or `content`) */
-            id?: string;
-            /** @description The current text of the memory to update (or `id`) */
-            content?: string;
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            containerTag: string;
+            /** @description The memory (or `content`) */
+            id?: string;
+            /** @description Its exact current text (or `id`) */
+            content?: string;
             /** Format: date-time */
             forgetAfter?: string | null;
             forgetReason?: string | null;
@@ -5246,12 +5667,12 @@ export interface components {
             } | null;
         };
         ForgetMemoryBody: {
-            containerTag: string;
-            /** @description The memory to forget (or `content`) */
-            id?: string;
-            /** @description Its exact text (or `id`) */
-            content?: string;
             reason?: string;
+            containerTag: string;
+            /** @description The memory (or `content`) */
+            id?: string;
+            /** @description Its exact current text (or `id`) */
+            content?: string;
         };
         ForgetMemoryResponse: {
             id: string;
@@ -5289,24 +5710,24 @@ export interface components {
         UpdateSettingsBody: {
             /** @description -1 or null for the default, else 100 to 20000 characters */
             chunkSize?: number | null;
-            shouldLLMFilter?: Record<string, never> | null;
-            filterPrompt?: Record<string, never> | null;
+            shouldLLMFilter?: boolean | null;
+            filterPrompt?: string | null;
             /** @description Name patterns (gitignore-style) matched against a file name or URL path */
             includeItems?: (string | string[]) | null;
             /** @description Name patterns (gitignore-style) matched against a file name or URL path */
             excludeItems?: (string | string[]) | null;
-            githubClientId?: Record<string, never> | null;
-            githubCustomKeyEnabled?: Record<string, never> | null;
-            googleDriveClientId?: Record<string, never> | null;
-            googleDriveCustomKeyEnabled?: Record<string, never> | null;
-            notionClientId?: Record<string, never> | null;
-            notionCustomKeyEnabled?: Record<string, never> | null;
-            onedriveClientId?: Record<string, never> | null;
-            onedriveCustomKeyEnabled?: Record<string, never> | null;
-            githubClientSecret?: Record<string, never> | null;
-            googleDriveClientSecret?: Record<string, never> | null;
-            notionClientSecret?: Record<string, never> | null;
-            onedriveClientSecret?: Record<string, never> | null;
+            githubClientId?: string | null;
+            githubClientSecret?: string | null;
+            githubCustomKeyEnabled?: boolean | null;
+            googleDriveClientId?: string | null;
+            googleDriveClientSecret?: string | null;
+            googleDriveCustomKeyEnabled?: boolean | null;
+            notionClientId?: string | null;
+            notionClientSecret?: string | null;
+            notionCustomKeyEnabled?: boolean | null;
+            onedriveClientId?: string | null;
+            onedriveClientSecret?: string | null;
+            onedriveCustomKeyEnabled?: boolean | null;
         };
         SettingsUpdateResponse: {
             orgId: string;
@@ -5336,6 +5757,16 @@ export interface components {
             total: number;
             /** @description The oldest 100 */
             deliveries: components["schemas"]["WebhookDeliveryView"][];
+        };
+        ContainerTagDto: {
+            containerTag: string;
+            /** @description Documents whose containerTag it is */
+            documents: number;
+            /** @description Latest, not forgotten memories under it */
+            memories: number;
+        };
+        ContainerTagsResponse: {
+            containerTags: components["schemas"]["ContainerTagDto"][];
         };
     };
     responses: never;
@@ -8396,6 +8827,46 @@ export interface operations {
             };
         };
     };
+    DirectoriesController_list: {
+        parameters: {
+            query?: {
+                /** @description An absolute directory inside an allowed root; absent: the roots */
+                path?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing, directories sorted by name (dot-directories last) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        path: string | null;
+                        root: string | null;
+                        parent: string | null;
+                        directories: {
+                            name: string;
+                            path: string;
+                            git: boolean;
+                        }[];
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description path is outside the allowed directories, not a directory, or not absolute */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "middlewares.list": {
         parameters: {
             query?: never;
@@ -8618,6 +9089,8 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "active" | "disabled" | "all";
+                /** @description id (default) or recent: the resources discovered last first */
+                sort?: "id" | "recent";
             };
             header?: never;
             path?: never;
@@ -9052,6 +9525,25 @@ export interface operations {
             };
         };
     };
+    "traefik.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraefikStatusDto"];
+                };
+            };
+        };
+    };
     "traefik.config": {
         parameters: {
             query?: never;
@@ -9086,6 +9578,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    "traefik.history": {
+        parameters: {
+            query?: {
+                /** @description 1 to 500, default 50 */
+                limit?: string;
+                /** @description Only generations older than this id (the next page) */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationListDto"];
+                };
+            };
+        };
+    };
+    "traefik.historyGet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Generation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationDetailDto"];
                 };
             };
         };
@@ -9273,6 +9811,283 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoutingErrorDto"];
+                };
+            };
+        };
+    };
+    "organizations.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationView"][];
+                };
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "organizations.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationView"];
+                };
+            };
+            /** @description A bad field, named in error[].path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "organizations.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
+                };
+            };
+            /** @description The default organization, or one still holding documents or memories */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
+                };
+            };
+        };
+    };
+    "organizations.rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
+                };
+            };
+        };
+    };
+    "organizations.keys.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyView"][];
+                };
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
+                };
+            };
+        };
+    };
+    "organizations.keys.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
+                };
+            };
+        };
+    };
+    "organizations.keys.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or wrong server password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
                 };
             };
         };
@@ -10205,7 +11020,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries about this document */
-                documentId?: unknown;
+                documentId?: string;
             };
             header?: never;
             path?: never;
@@ -10229,6 +11044,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "containerTags.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContainerTagsResponse"];
+                };
+            };
+            /** @description Missing or invalid API key */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10332,6 +11175,96 @@ export interface operations {
             };
             /** @description Not shared (unknown id or revoked) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ConsoleAuthController_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passwordRequired: boolean;
+                        signedIn: boolean;
+                        /** @description End of the console sign-in, milliseconds since the epoch */
+                        expiresAt?: number;
+                    };
+                };
+            };
+        };
+    };
+    ConsoleAuthController_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description KEEL_SERVER_USERNAME; "opencode" when left out */
+                    username?: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: `Set-Cookie: keel_session=…; HttpOnly; SameSite=Strict; Path=/` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passwordRequired: boolean;
+                        signedIn: boolean;
+                        /** @description End of the console sign-in, milliseconds since the epoch */
+                        expiresAt?: number;
+                    };
+                };
+            };
+            /** @description Wrong username or password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description More than 10 failed sign-ins from this address in a minute: `Retry-After` (and `data.retryAfter`) says in how many seconds to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ConsoleAuthController_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };

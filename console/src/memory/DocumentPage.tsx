@@ -1,4 +1,3 @@
-import { useCallback, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -13,50 +12,21 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { api, unwrap } from '../api/client';
+import { useChunks, useDeleteDocument, useDocument } from './api/documents';
+import { useDocumentTransitions } from './api/statusEvents';
 import { StatusBadge } from './DocumentsPage';
 import { WebhookDeliveries } from './WebhookDeliveries';
-import {
-  memoryErrorText,
-  seenTransitions,
-  useDocumentStatusEvents,
-  type DocumentStatusEvent,
-} from './memoryApi';
+import { memoryErrorText } from './memoryText';
 
 /** One document: content, metadata, chunks, the memories extracted from it, and its transitions. */
 export default function DocumentPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [transitions, setTransitions] = useState(() => seenTransitions(id));
-  const doc = useQuery({
-    queryKey: ['memory', 'documents', 'detail', id],
-    queryFn: async () => unwrap(await api.GET('/v3/documents/{id}', { params: { path: { id } } })),
-  });
-  const chunks = useQuery({
-    queryKey: ['memory', 'documents', 'chunks', id],
-    queryFn: async () => unwrap(await api.GET('/v3/documents/{id}/chunks', { params: { path: { id } } })),
-  });
-  const onStatus = useCallback(
-    (event: DocumentStatusEvent) => {
-      if (event.id !== id) return;
-      setTransitions(seenTransitions(id));
-      void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'detail', id] });
-      if (event.status === 'done')
-        void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'chunks', id] });
-    },
-    [id, queryClient],
-  );
-  useDocumentStatusEvents(onStatus);
-  const remove = useMutation({
-    mutationFn: async () => unwrap(await api.DELETE('/v3/documents/{id}', { params: { path: { id } } })),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'list'] });
-      void navigate('/memory/documents');
-    },
-  });
+  const transitions = useDocumentTransitions(id);
+  const doc = useDocument(id);
+  const chunks = useChunks(id);
+  const remove = useDeleteDocument(id, { onSuccess: () => void navigate('/memory/documents') });
 
   if (doc.isPending) return <Loader aria-label="Loading" />;
   if (doc.error) return <Alert color="red">{memoryErrorText(doc.error)}</Alert>;
@@ -74,14 +44,9 @@ export default function DocumentPage() {
       <Anchor component={Link} to="/memory/documents" size="sm">
         ← Documents
       </Anchor>
-      <Group justify="space-between" wrap="wrap">
-        <Title order={1} size="h2" style={{ wordBreak: 'break-word' }}>
-          {d.title || d.url || d.customId || d.id}
-        </Title>
-        <Button color="red" variant="light" loading={remove.isPending} onClick={() => remove.mutate()}>
-          Delete document
-        </Button>
-      </Group>
+      <Title order={1} size="h2" style={{ wordBreak: 'break-word' }}>
+        {d.title || d.url || d.customId || d.id}
+      </Title>
       <Group gap="xs" wrap="wrap">
         <StatusBadge status={d.status} />
         <Badge variant="outline" color="gray">
@@ -101,7 +66,6 @@ export default function DocumentPage() {
           {d.error}
         </Alert>
       )}
-      {remove.error && <Alert color="red">{memoryErrorText(remove.error)}</Alert>}
 
       <Section title="Metadata">
         <Table aria-label="Metadata" withRowBorders={false}>
@@ -195,6 +159,16 @@ export default function DocumentPage() {
       </Section>
       <Section title="Webhook deliveries">
         <WebhookDeliveries documentId={d.id} />
+      </Section>
+      {/* Last, away from the title: deleting is the rarest thing done here. */}
+      <Section title="Delete">
+        <Text size="sm">Deletes the document, its chunks and the memories extracted from it.</Text>
+        <Group>
+          <Button color="red" variant="light" loading={remove.isPending} onClick={() => remove.mutate()}>
+            Delete document
+          </Button>
+        </Group>
+        {remove.error && <Alert color="red">{memoryErrorText(remove.error)}</Alert>}
       </Section>
     </Stack>
   );

@@ -1,42 +1,32 @@
-import { memo, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
   Alert,
-  Anchor,
   Badge,
   Button,
   Group,
   Loader,
-  MultiSelect,
   Pagination,
-  Paper,
-  SegmentedControl,
   Select,
   Stack,
   Table,
-  TagsInput,
   Text,
-  Textarea,
-  TextInput,
   Title,
 } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
-import { api, ApiError, unwrap } from '../api/client';
+import { useQueryClient } from '@tanstack/react-query';
 import {
-  DOCUMENT_TYPES,
-  documentsListKey,
-  STATUSES,
-  memoryErrorText,
-  memoryHeaders,
-  useDocumentStatusEvents,
-  type DocumentStatusEvent,
-  type DocumentSummary,
-} from './memoryApi';
+  documentListQuery,
+  useDeleteDocuments,
+  useDocumentList,
+  useRefreshDocumentLists,
+  type STATUSES,
+} from './api/documents';
+import { useDocumentListStatus } from './api/statusEvents';
+import { memoryErrorText } from './memoryText';
+import { DocumentRow, EmptyDocuments, FilterBar, RowCheckbox, visuallyHidden } from './DocumentListParts';
+import { AddDocuments } from './AddDocuments';
 
 // One formatter for every row (toLocaleString builds a new one per call).
-const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' });
-
-type ListAnswer = { memories: DocumentSummary[]; pagination: { totalItems: number; totalPages: number } };
+export const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' });
 
 // Dark shades so the white label stays above WCAG AA contrast (4.5:1) in both themes.
 const STATUS_COLORS: Record<string, string> = {
@@ -57,7 +47,7 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
-interface Filters {
+export interface Filters {
   tags: string[];
   statuses: string[];
   types: string[];
@@ -112,44 +102,11 @@ export default function DocumentsPage() {
   // The add panel: closed (null), or open with the files dropped on the page to add at once.
   const [adding, setAdding] = useState<{ files?: File[] } | null>(null);
   const body = listBody(filters, page, limit);
-  const list = useQuery({
-    queryKey: documentsListKey(body),
-    queryFn: async () => unwrap(await api.POST('/v3/documents/list', { body })) as ListAnswer,
-    placeholderData: keepPreviousData,
-  });
+  const list = useDocumentList(body);
 
-  // Live status: a transition updates the row in place; a document this page does not show yet
-  // (just added, or now matching a status filter) refreshes the list, at most once a second.
-  const refresh = useRef<number | undefined>(undefined);
-  const onStatus = useCallback(
-    (event: DocumentStatusEvent) => {
-      let shown = false;
-      queryClient.setQueriesData<ListAnswer>({ queryKey: ['memory', 'documents', 'list'] }, (old) => {
-        if (!old) return old;
-        const memories = old.memories.map((d) => {
-          if (d.id !== event.id) return d;
-          shown = true;
-          return { ...d, status: event.status as DocumentSummary['status'], error: event.error };
-        });
-        return { ...old, memories };
-      });
-      if ((!shown || filters.statuses.length) && refresh.current === undefined)
-        refresh.current = window.setTimeout(() => {
-          refresh.current = undefined;
-          void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'list'] });
-        }, 1000);
-    },
-    [queryClient, filters.statuses.length],
-  );
-  useDocumentStatusEvents(onStatus);
+  useDocumentListStatus(filters.statuses.length > 0);
 
-  const remove = useMutation({
-    mutationFn: async (ids: string[]) => unwrap(await api.DELETE('/v3/documents/bulk', { body: { ids } })),
-    onSuccess: () => {
-      setSelected(new Set());
-      void queryClient.invalidateQueries({ queryKey: ['memory'] });
-    },
-  });
+  const remove = useDeleteDocuments({ onSuccess: () => setSelected(new Set()) });
 
   // Stable callbacks, so the rows, the add form and the filter bar (memoised) render again only when
   // their own data changes (a checkbox ticked re-renders its row, not the page's 25 to 100).
@@ -170,20 +127,18 @@ export default function DocumentsPage() {
     setPage(1);
     setSelected(new Set());
   }, []);
-  const onAdded = useCallback(
-    () => void queryClient.invalidateQueries({ queryKey: ['memory', 'documents', 'list'] }),
-    [queryClient],
-  );
+  const filtersActive =
+    filters.tags.length + filters.statuses.length + filters.types.length > 0 ||
+    !!(filters.from || filters.to || filters.metadata.trim());
+  const clearFilters = () => update({ ...NO_FILTERS, sort: filters.sort, order: filters.order });
+  const onAdded = useRefreshDocumentLists();
   // The next page is fetched ahead once this one is shown, so "next" shows without a round trip.
   const totalPages = list.data?.pagination.totalPages ?? 0;
   const nextBody = page < totalPages ? listBody(filters, page + 1, limit) : undefined;
   const nextKey = JSON.stringify(nextBody);
   useEffect(() => {
     if (!nextBody || list.isPlaceholderData) return;
-    void queryClient.prefetchQuery({
-      queryKey: documentsListKey(nextBody),
-      queryFn: async () => unwrap(await api.POST('/v3/documents/list', { body: nextBody })) as ListAnswer,
-    });
+    void queryClient.prefetchQuery(documentListQuery(nextBody));
     // nextKey stands for nextBody (a new object each render).
   }, [queryClient, nextKey, list.isPlaceholderData]);
   const rows = list.data?.memories ?? [];
@@ -235,8 +190,10 @@ export default function DocumentsPage() {
       {remove.error && <Alert color="red">{memoryErrorText(remove.error)}</Alert>}
       {list.isPending ? (
         <Loader aria-label="Loading" />
+      ) : total === 0 ? (
+        <EmptyDocuments filtered={filtersActive} onAdd={() => setAdding({})} onClear={clearFilters} />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={0}>
           <Table striped highlightOnHover aria-label="Documents">
             <Table.Thead>
               <Table.Tr>
@@ -250,9 +207,9 @@ export default function DocumentsPage() {
                 </Table.Th>
                 <Table.Th>Document</Table.Th>
                 <Table.Th>Status</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Container tags</Table.Th>
-                <Table.Th>Created</Table.Th>
+                <Table.Th visibleFrom="sm">Type</Table.Th>
+                <Table.Th visibleFrom="sm">Container tags</Table.Th>
+                <Table.Th visibleFrom="sm">Created</Table.Th>
                 <Table.Th>
                   <span className="sr-only" style={visuallyHidden}>
                     Actions
@@ -274,7 +231,7 @@ export default function DocumentsPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Group justify="space-between" wrap="wrap">
+      <Group justify="space-between" wrap="wrap" display={total === 0 ? 'none' : undefined}>
         <Pagination
           total={list.data?.pagination.totalPages ?? 0}
           value={page}
@@ -301,412 +258,3 @@ export default function DocumentsPage() {
     </Stack>
   );
 }
-
-/** The list's filters and sort (memoised: it renders only when they change). */
-const FilterBar = memo(function FilterBar({
-  filters,
-  update,
-}: {
-  filters: Filters;
-  update: (change: Partial<Filters>) => void;
-}) {
-  return (
-    <Group align="end" wrap="wrap" gap="sm">
-      <TagsInput
-        label="Container tags"
-        placeholder="Any tag"
-        value={filters.tags}
-        onChange={(tags) => update({ tags })}
-        style={{ flex: '1 1 200px' }}
-      />
-      <MultiSelect
-        label="Status"
-        placeholder="Any status"
-        data={[...STATUSES]}
-        value={filters.statuses}
-        onChange={(statuses) => update({ statuses })}
-        clearable
-        style={{ flex: '1 1 160px' }}
-      />
-      <MultiSelect
-        label="Type"
-        placeholder="Any type"
-        data={[...DOCUMENT_TYPES]}
-        value={filters.types}
-        onChange={(types) => update({ types })}
-        clearable
-        style={{ flex: '1 1 140px' }}
-      />
-      <TextInput
-        label="Metadata"
-        placeholder="key=value, …"
-        value={filters.metadata}
-        onChange={(e) => update({ metadata: e.currentTarget.value })}
-        style={{ flex: '1 1 160px' }}
-      />
-      <TextInput
-        type="date"
-        label="Created from"
-        value={filters.from}
-        onChange={(e) => update({ from: e.currentTarget.value })}
-      />
-      <TextInput
-        type="date"
-        label="Created to"
-        value={filters.to}
-        onChange={(e) => update({ to: e.currentTarget.value })}
-      />
-      <Select
-        label="Sort by"
-        data={[
-          { value: 'createdAt:desc', label: 'Newest first' },
-          { value: 'createdAt:asc', label: 'Oldest first' },
-          { value: 'updatedAt:desc', label: 'Recently updated' },
-          { value: 'updatedAt:asc', label: 'Least recently updated' },
-        ]}
-        value={`${filters.sort}:${filters.order}`}
-        onChange={(value) => {
-          const [sort, order] = (value ?? 'createdAt:desc').split(':') as [Filters['sort'], Filters['order']];
-          update({ sort, order });
-        }}
-        allowDeselect={false}
-        w={200}
-      />
-    </Group>
-  );
-});
-
-/**
- * One document of the list. Mantine's components cost about 0.1 ms each to render, so a row keeps to
- * the table's own cells and a few: 25 rows of them were a quarter of the page's first render.
- */
-const DocumentRow = memo(function DocumentRow({
-  document: d,
-  selected,
-  onToggle,
-  onDelete,
-}: {
-  document: DocumentSummary;
-  selected: boolean;
-  onToggle: (id: string) => void;
-  onDelete: (id: string) => void;
-}) {
-  return (
-    <Table.Tr data-document-id={d.id}>
-      <Table.Td>
-        <RowCheckbox label={`Select ${d.title ?? d.id}`} checked={selected} onChange={() => onToggle(d.id)} />
-      </Table.Td>
-      <Table.Td maw={320}>
-        <Anchor component={Link} to={`/memory/documents/${d.id}`} size="sm" lineClamp={1}>
-          {d.title || d.url || d.customId || d.id}
-        </Anchor>
-      </Table.Td>
-      <Table.Td miw={110}>
-        <StatusBadge status={d.status} />
-        {d.status === 'failed' && d.error && (
-          <Text size="xs" c="red.8" maw={240}>
-            {d.error}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td>{d.type}</Table.Td>
-      <Table.Td style={oneLine}>{d.containerTags.join(', ')}</Table.Td>
-      <Table.Td>{dateTime.format(new Date(d.createdAt))}</Table.Td>
-      <Table.Td>
-        <Anchor
-          component="button"
-          type="button"
-          size="xs"
-          fw={600}
-          c="var(--mantine-color-error)"
-          aria-label={`Delete ${d.title ?? d.id}`}
-          onClick={() => onDelete(d.id)}
-        >
-          Delete
-        </Anchor>
-      </Table.Td>
-    </Table.Tr>
-  );
-});
-
-/**
- * The browser's own checkbox in the theme's colour. A page of 25 to 100 rows draws one per row, and
- * Mantine's Checkbox (about 1 ms each to render) was a quarter of the list's first render.
- */
-function RowCheckbox({
-  label,
-  checked,
-  indeterminate = false,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  indeterminate?: boolean;
-  onChange: () => void;
-}) {
-  return (
-    <input
-      type="checkbox"
-      aria-label={label}
-      checked={checked}
-      ref={(input) => {
-        if (input) input.indeterminate = indeterminate;
-      }}
-      onChange={onChange}
-      style={rowCheckbox}
-    />
-  );
-}
-
-const rowCheckbox = {
-  width: 18,
-  height: 18,
-  margin: 0,
-  verticalAlign: 'middle',
-  accentColor: 'var(--mantine-primary-color-filled)',
-  cursor: 'pointer',
-} as const;
-
-// Container tags on one line, cut with an ellipsis.
-const oneLine = {
-  whiteSpace: 'nowrap',
-  overflow: 'hidden',
-  textOverflow: 'ellipsis',
-  maxWidth: 240,
-} as const;
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-} as const;
-
-type Mode = 'text' | 'url' | 'files';
-interface Upload {
-  name: string;
-  state: 'sending' | 'added' | 'refused';
-  message?: string;
-  id?: string;
-}
-
-/**
- * Text, a URL or files (several at once, dropped or picked), each answered with the API's own message.
- * `dropped`: files dropped on the page (this panel's drop zone included), added as soon as they arrive.
- */
-const AddDocuments = memo(function AddDocuments({
-  onAdded,
-  dropped,
-}: {
-  onAdded: () => void;
-  dropped?: File[];
-}) {
-  const [mode, setMode] = useState<Mode>('text');
-  const [content, setContent] = useState('');
-  const [containerTag, setContainerTag] = useState('');
-  const [metadata, setMetadata] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [uploads, setUploads] = useState<Upload[]>([]);
-  const [dragging, setDragging] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
-
-  function parsedMetadata(): Record<string, string | number | boolean | string[]> | undefined | null {
-    if (!metadata.trim()) return undefined;
-    try {
-      return JSON.parse(metadata) as Record<string, string | number | boolean | string[]>;
-    } catch {
-      setError('metadata: must be a JSON object');
-      return null;
-    }
-  }
-
-  async function addContent() {
-    setError(null);
-    const meta = parsedMetadata();
-    if (meta === null) return;
-    setBusy(true);
-    const answer = await api.POST('/v3/documents', {
-      body: {
-        content,
-        ...(containerTag ? { containerTag } : {}),
-        ...(meta ? { metadata: meta } : {}),
-      },
-    });
-    setBusy(false);
-    if (answer.error !== undefined) return setError(memoryErrorText(new ApiError(answer.error)));
-    setContent('');
-    onAdded();
-  }
-
-  async function addFiles(files: File[]) {
-    setError(null);
-    const meta = parsedMetadata();
-    if (meta === null || files.length === 0) return;
-    setUploads((u) =>
-      [...files.map((f) => ({ name: f.name, state: 'sending' as const })), ...u].slice(0, 50),
-    );
-    await Promise.all(
-      files.map(async (file) => {
-        const form = new FormData();
-        form.append('file', file);
-        if (containerTag) form.append('containerTag', containerTag);
-        if (meta) form.append('metadata', JSON.stringify(meta));
-        let result: Upload;
-        try {
-          const response = await fetch('/v3/documents/file', {
-            method: 'POST',
-            headers: memoryHeaders(),
-            body: form,
-          });
-          const answer = (await response.json().catch(() => ({}))) as {
-            id?: string;
-            error?: string;
-            details?: string;
-          };
-          result = response.ok
-            ? { name: file.name, state: 'added', id: answer.id }
-            : { name: file.name, state: 'refused', message: memoryErrorText(answer) };
-        } catch (e) {
-          result = { name: file.name, state: 'refused', message: (e as Error).message };
-        }
-        setUploads((u) => u.map((x) => (x.name === file.name && x.state === 'sending' ? result : x)));
-      }),
-    );
-    onAdded();
-  }
-
-  // Each dropped set once (a ref, so React's development double effects do not send it twice).
-  const added = useRef<File[] | undefined>(undefined);
-  const addDropped = useEffectEvent((files: File[]) => {
-    setMode('files');
-    void addFiles(files);
-  });
-  useEffect(() => {
-    if (!dropped || dropped === added.current) return;
-    added.current = dropped;
-    addDropped(dropped);
-  }, [dropped]);
-
-  return (
-    <Paper withBorder p="md">
-      <Stack gap="sm">
-        <Group justify="space-between" wrap="wrap">
-          <Title order={2} size="h4">
-            Add documents
-          </Title>
-          <SegmentedControl
-            aria-label="What to add"
-            value={mode}
-            onChange={(value) => {
-              setMode(value);
-              setError(null);
-            }}
-            data={[
-              { label: 'Text', value: 'text' },
-              { label: 'URL', value: 'url' },
-              { label: 'Files', value: 'files' },
-            ]}
-          />
-        </Group>
-        {mode === 'text' && (
-          <Textarea
-            label="Content"
-            placeholder="Text, markdown, HTML or JSON (up to 1 MB)"
-            // A fixed height the person can drag: autosize measures the text area (a forced layout of
-            // the whole page) on every render, a large share of the list's first render.
-            rows={3}
-            resize="vertical"
-            value={content}
-            onChange={(e) => setContent(e.currentTarget.value)}
-          />
-        )}
-        {mode === 'url' && (
-          <TextInput
-            label="URL"
-            placeholder="https://example.com/article"
-            value={content}
-            onChange={(e) => setContent(e.currentTarget.value)}
-          />
-        )}
-        {mode === 'files' && (
-          <div
-            role="button"
-            tabIndex={0}
-            aria-label="Drop files here or press to choose files"
-            onClick={() => fileInput.current?.click()}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' || e.key === ' ') fileInput.current?.click();
-            }}
-            onDragOver={(e) => {
-              e.preventDefault();
-              setDragging(true);
-            }}
-            onDragLeave={() => setDragging(false)}
-            // The drop itself goes on to the page, which adds dropped files wherever they land.
-            onDrop={() => setDragging(false)}
-            style={{
-              border: '2px dashed var(--mantine-color-default-border)',
-              borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
-              borderRadius: 8,
-              padding: 24,
-              textAlign: 'center',
-              cursor: 'pointer',
-            }}
-          >
-            <Text size="sm">Drop files here, or press to choose (text, markdown, HTML, JSON, PDF, DOCX)</Text>
-            <input
-              ref={fileInput}
-              type="file"
-              multiple
-              hidden
-              data-testid="file-input"
-              onChange={(e) => {
-                void addFiles([...(e.currentTarget.files ?? [])]);
-                e.currentTarget.value = '';
-              }}
-            />
-          </div>
-        )}
-        <Group align="start" wrap="wrap" gap="sm">
-          <TextInput
-            label="Container tag"
-            placeholder="sm_project_default"
-            value={containerTag}
-            onChange={(e) => setContainerTag(e.currentTarget.value)}
-            style={{ flex: '1 1 180px' }}
-          />
-          <TextInput
-            label="Metadata (JSON)"
-            placeholder='{"source": "console"}'
-            value={metadata}
-            onChange={(e) => setMetadata(e.currentTarget.value)}
-            style={{ flex: '2 1 240px' }}
-          />
-        </Group>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        {mode !== 'files' && (
-          <Group>
-            <Button onClick={() => void addContent()} loading={busy}>
-              Add {mode === 'url' ? 'URL' : 'text'}
-            </Button>
-          </Group>
-        )}
-        {mode === 'files' && uploads.length > 0 && (
-          <Stack gap={4} aria-label="Uploads">
-            {uploads.map((u, i) => (
-              <Text key={`${u.name}-${i}`} size="sm" c={u.state === 'refused' ? 'red.8' : undefined}>
-                {u.name}: {u.state === 'sending' ? 'sending…' : u.state === 'added' ? 'added' : u.message}
-              </Text>
-            ))}
-          </Stack>
-        )}
-      </Stack>
-    </Paper>
-  );
-});

@@ -1,11 +1,23 @@
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo } from 'react';
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import {
   Background,
   Controls,
   MarkerType,
+  MiniMap,
   Position,
   ReactFlow,
   useReactFlow,
@@ -15,9 +27,9 @@ import {
 } from '@xyflow/react';
 import { useComputedColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { api, unwrap } from '../api/client';
+import { useMemories, useToggleMemory, type MemoryEntry } from './api/memories';
 import { ContainerTagForm, useContainerTag } from './ContainerTagForm';
-import { memoryErrorText, type MemoryEntry, type MemoryVersion } from './memoryApi';
+import { memoryErrorText } from './memoryText';
 
 const RELATION_COLORS: Record<string, string> = {
   updates: '#c92a2a',
@@ -25,19 +37,43 @@ const RELATION_COLORS: Record<string, string> = {
   derives: '#2b8a3e',
 };
 
-/** Versions of each fact as a row, left to right, with an edge per updates/extends/derives relation. */
-function graphOf(entries: MemoryEntry[]): { nodes: Node[]; edges: Edge[] } {
+const NODE_WIDTH = 280;
+const ROW_HEIGHT = 110;
+// How many memories the graph draws (the list API allows up to 1,100 per page).
+const GRAPH_LIMIT = 500;
+
+/**
+ * Versions of each fact left to right, with an edge per updates/extends/derives relation; the facts are
+ * packed on shelves about as wide as the whole is tall, so 50 or 500 memories fill a screen-shaped area
+ * instead of one column too long to read. `match` dims the nodes that do not contain it.
+ */
+function graphOf(entries: MemoryEntry[], match: string): { nodes: Node[]; edges: Edge[] } {
   const nodes: Node[] = [];
   const edges: Edge[] = [];
   const placed = new Set<string>();
-  entries.forEach((entry, row) => {
-    const versions: MemoryVersion[] = [...entry.history, entry].sort((a, b) => a.version - b.version);
+  const chains = entries.map((entry) => ({
+    entry,
+    versions: [...entry.history, entry].sort((a, b) => a.version - b.version),
+  }));
+  const cells = chains.reduce((n, c) => n + c.versions.length, 0);
+  // Shelf width in node columns: a landscape area (about 2:1) for the total number of nodes.
+  const shelf = Math.max(1, Math.ceil(Math.sqrt(cells * 2 * (ROW_HEIGHT / NODE_WIDTH))));
+  let x = 0;
+  let y = 0;
+  for (const { entry, versions } of chains) {
+    if (x > 0 && x + versions.length > shelf) {
+      x = 0;
+      y++;
+    }
+    const startX = x;
+    x += versions.length;
     versions.forEach((v, column) => {
       if (placed.has(v.id)) return;
       placed.add(v.id);
+      const dimmed = !!match && !v.memory.toLowerCase().includes(match);
       nodes.push({
         id: v.id,
-        position: { x: column * 280, y: row * 110 },
+        position: { x: (startX + column) * NODE_WIDTH, y: y * ROW_HEIGHT },
         sourcePosition: Position.Right,
         targetPosition: Position.Left,
         data: {
@@ -47,9 +83,11 @@ function graphOf(entries: MemoryEntry[]): { nodes: Node[]; edges: Edge[] } {
           width: 230,
           fontSize: 12,
           whiteSpace: 'pre-wrap',
-          opacity: v.isForgotten ? 0.55 : 1,
-          borderColor: v.isLatest ? '#1971c2' : undefined,
+          opacity: dimmed ? 0.2 : v.isForgotten ? 0.55 : 1,
+          borderColor: match && !dimmed ? '#e8590c' : v.isLatest ? '#1971c2' : undefined,
+          borderWidth: match && !dimmed ? 3 : undefined,
         },
+        className: match && !dimmed ? 'memory-match' : undefined,
       });
       if (v.parentMemoryId) {
         const relation = v.relation ?? entry.memoryRelations[v.parentMemoryId] ?? 'updates';
@@ -64,43 +102,30 @@ function graphOf(entries: MemoryEntry[]): { nodes: Node[]; edges: Edge[] } {
         });
       }
     });
-  });
+  }
   // A parent outside the fetched versions (a long chain) would leave a dangling edge.
   return { nodes, edges: edges.filter((e) => placed.has(e.source)) };
 }
 
 export default function MemoriesPage() {
   const [tag, setTag] = useContainerTag();
-  const queryClient = useQueryClient();
   const scheme = useComputedColorScheme('light');
   // The graph fits itself on mount: a new mount when the layout changes width keeps it in view.
   const narrow = useMediaQuery('(max-width: 48em)');
-  const list = useQuery({
-    queryKey: ['memory', 'memories', tag],
-    enabled: !!tag,
-    queryFn: async () =>
-      unwrap(
-        await api.POST('/v4/memories/list', {
-          body: { containerTags: [tag], limit: 100, page: 1, sort: 'updatedAt', order: 'desc' },
-        }),
-      ),
-  });
+  const list = useMemories(tag, GRAPH_LIMIT);
   const entries = useMemo(() => list.data?.memoryEntries ?? [], [list.data]);
-  const graph = useMemo(() => graphOf(entries), [entries]);
-  const toggle = useMutation({
-    mutationFn: async (m: MemoryEntry) =>
-      m.isForgotten
-        ? unwrap(await api.POST('/v4/memories/restore', { body: { containerTag: tag, id: m.id } }))
-        : unwrap(await api.DELETE('/v4/memories', { body: { containerTag: tag, id: m.id } })),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['memory', 'memories', tag] }),
-  });
+  const [search, setSearch] = useState('');
+  const match = useDeferredValue(search.trim().toLowerCase());
+  const graph = useMemo(() => graphOf(entries, match), [entries, match]);
+  const matches = match ? graph.nodes.filter((n) => n.className === 'memory-match').map((n) => n.id) : [];
+  const toggle = useToggleMemory(tag);
 
   return (
     <Stack>
       <Title order={1} size="h2">
         Memories
       </Title>
-      <ContainerTagForm tag={tag} onShow={setTag} placeholder="sm_project_default" action="Show memories" />
+      <ContainerTagForm tag={tag} onShow={setTag} />
       {list.isFetching && <Loader aria-label="Loading" />}
       {list.error && <Alert color="red">{memoryErrorText(list.error)}</Alert>}
       {toggle.error && <Alert color="red">{memoryErrorText(toggle.error)}</Alert>}
@@ -121,9 +146,19 @@ export default function MemoriesPage() {
             ))}
           </Group>
           {entries.length > 0 && (
+            <TextInput
+              label="Find in the graph"
+              placeholder="A word of a memory"
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              description={match ? `${matches.length} matching: the view zooms to them` : undefined}
+              maw={420}
+            />
+          )}
+          {entries.length > 0 && (
             <Paper
               withBorder
-              h={Math.min(560, 120 + entries.length * 110)}
+              h={Math.min(620, 160 + graph.nodes.length * 60)}
               aria-label="Memory graph"
               role="region"
             >
@@ -139,7 +174,8 @@ export default function MemoriesPage() {
               >
                 <Background />
                 <Controls showInteractive={false} />
-                <FitOnResize />
+                {graph.nodes.length > 40 && <MiniMap pannable zoomable ariaLabel="Graph overview" />}
+                <FitOnResize focus={matches} />
               </ReactFlow>
             </Paper>
           )}
@@ -187,13 +223,26 @@ export default function MemoriesPage() {
  * Fits the graph again whenever its box changes size (a window resized or turned, a phone's 360 px) or
  * its nodes change: ReactFlow's `fitView` prop fits only once, when the graph first shows.
  */
-function FitOnResize() {
+function FitOnResize({ focus }: { focus: string[] }) {
   const { fitView } = useReactFlow();
   const width = useStore((state) => state.width);
   const height = useStore((state) => state.height);
   const nodes = useStore((state) => state.nodes.length);
+  const key = focus.join(',');
   useEffect(() => {
-    if (width > 0 && height > 0 && nodes > 0) void fitView({ maxZoom: 1 });
-  }, [fitView, width, height, nodes]);
+    if (width > 0 && height > 0 && nodes > 0)
+      void fitView({
+        maxZoom: 1,
+        ...(key
+          ? {
+              nodes: key
+                .split(',')
+                .slice(0, 12)
+                .map((id) => ({ id })),
+              duration: 300,
+            }
+          : {}),
+      });
+  }, [fitView, width, height, nodes, key]);
   return null;
 }

@@ -2,9 +2,11 @@ import { Suspense, useEffect, useState } from 'react';
 import { Alert, Button, Loader, Paper, PasswordInput, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { openedAt, preloadable, whenIdle } from '../share/preloadable';
+import { NotFoundPage } from '../components/NotFoundPage';
+import { openedAt, preloadable, whenIdle } from '../lib/preloadable';
 import DocumentsPage from './DocumentsPage';
-import { clearApiKey, probeMemory, probeMemoryEarly, storeApiKey } from './memoryApi';
+import { clearApiKey, storeApiKey } from '../api/memoryApiKey';
+import { probeMemory, probeMemoryEarly } from './api/documents';
 
 // The default page is part of this module: fetched with it, in parallel, and drawn without a Suspense
 // fallback as soon as the API key probe answers.
@@ -13,7 +15,8 @@ const SearchPage = preloadable(() => import('./SearchPage'), /^\/memory\/search/
 const MemoriesPage = preloadable(() => import('./MemoriesPage'), /^\/memory\/memories/);
 const ProfilesPage = preloadable(() => import('./ProfilesPage'), /^\/memory\/profiles/);
 const PipelinePage = preloadable(() => import('./PipelinePage'), /^\/memory\/pipeline/);
-const NEXT_PAGES = [DocumentPage, SearchPage, MemoriesPage, ProfilesPage, PipelinePage];
+const SettingsPage = preloadable(() => import('./SettingsPage'), /^\/memory\/settings/);
+const NEXT_PAGES = [DocumentPage, SearchPage, MemoriesPage, ProfilesPage, PipelinePage, SettingsPage];
 
 // Opened on a memory page: the API key probe (the documents page's first request) leaves now, beside the
 // sign-in check, not after it.
@@ -28,6 +31,7 @@ const TABS = [
   { value: 'memories', label: 'Memories' },
   { value: 'profiles', label: 'Profiles' },
   { value: 'pipeline', label: 'Pipeline' },
+  { value: 'settings', label: 'Settings' },
 ];
 
 /** The memory part of the console: asks for an API key when the memory surface wants one, then its pages. */
@@ -71,7 +75,8 @@ export default function MemoryRoutes() {
           <Route path="memories" element={<MemoriesPage />} />
           <Route path="profiles" element={<ProfilesPage />} />
           <Route path="pipeline" element={<PipelinePage />} />
-          <Route path="*" element={<Navigate to="documents" replace />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Suspense>
     </Stack>
@@ -84,7 +89,8 @@ function MemoryTabs() {
   const current = location.pathname.split('/')[2] ?? 'documents';
   return (
     <Tabs value={current} onChange={(value) => value && void navigate(`/memory/${value}`)}>
-      <Tabs.List aria-label="Memory pages" style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
+      {/* Wraps on a narrow screen: every page stays in sight (none scrolled out of view). */}
+      <Tabs.List aria-label="Memory pages">
         {TABS.map((tab) => (
           <Tabs.Tab key={tab.value} value={tab.value}>
             {tab.label}

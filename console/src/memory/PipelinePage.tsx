@@ -10,13 +10,13 @@ import {
   Title,
   useComputedColorScheme,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { api, unwrap } from '../api/client';
+import { useProcessing } from './api/documents';
+import { useDocumentStatusEvents, type DocumentStatusEvent } from './api/statusEvents';
 import { StatusBadge } from './DocumentsPage';
 import { WebhookDeliveries } from './WebhookDeliveries';
-import { memoryErrorText, useDocumentStatusEvents, type DocumentStatusEvent } from './memoryApi';
+import { memoryErrorText } from './memoryText';
 
 const BUCKET_MS = 5000;
 const BUCKETS = 60;
@@ -31,11 +31,7 @@ interface Sample {
 /** Queue depth (polled), throughput and failures (counted from status events) over the last five minutes. */
 export default function PipelinePage() {
   const scheme = useComputedColorScheme('light');
-  const processing = useQuery({
-    queryKey: ['memory', 'processing'],
-    queryFn: async () => unwrap(await api.GET('/v3/documents/processing')),
-    refetchInterval: 2000,
-  });
+  const processing = useProcessing();
   const [samples, setSamples] = useState<Sample[]>([]);
   const counts = useRef({ done: 0, failed: 0 });
   const [failures, setFailures] = useState<DocumentStatusEvent[]>([]);

@@ -1,34 +1,20 @@
 import { Alert, Grid, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { useProfile, useRecentMemories } from './api/memories';
 import { ContainerTagForm, useContainerTag } from './ContainerTagForm';
-import { memoryErrorText } from './memoryApi';
+import { memoryErrorText } from './memoryText';
 
 /** The static and dynamic profile of a container tag, and its most recently changed memories. */
 export default function ProfilesPage() {
   const [tag, setTag] = useContainerTag();
-  const profile = useQuery({
-    queryKey: ['memory', 'profile', tag],
-    enabled: !!tag,
-    queryFn: async () => unwrap(await api.POST('/v4/profile', { body: { containerTag: tag } })),
-  });
-  const recent = useQuery({
-    queryKey: ['memory', 'memories', tag, 'recent'],
-    enabled: !!tag,
-    queryFn: async () =>
-      unwrap(
-        await api.POST('/v4/memories/list', {
-          body: { containerTags: [tag], limit: 10, page: 1, sort: 'updatedAt', order: 'desc' },
-        }),
-      ),
-  });
+  const profile = useProfile(tag);
+  const recent = useRecentMemories(tag);
 
   return (
     <Stack>
       <Title order={1} size="h2">
         Profiles
       </Title>
-      <ContainerTagForm tag={tag} onShow={setTag} placeholder="user_123" action="Show profile" />
+      <ContainerTagForm tag={tag} onShow={setTag} />
       {profile.isFetching && <Loader aria-label="Loading" />}
       {profile.error && <Alert color="red">{memoryErrorText(profile.error)}</Alert>}
       {tag && profile.data && (

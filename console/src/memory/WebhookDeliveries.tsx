@@ -1,18 +1,10 @@
 import { Alert, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { memoryErrorText } from './memoryApi';
+import { useWebhookDeliveries } from './api/webhooks';
+import { memoryErrorText } from './memoryText';
 
 /** The webhook outbox (all of it, or about one document): deliveries waiting, in flight or retrying. */
 export function WebhookDeliveries({ documentId }: { documentId?: string }) {
-  const outbox = useQuery({
-    queryKey: ['memory', 'webhooks', documentId ?? null],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v3/webhooks/deliveries', { params: { query: documentId ? { documentId } : {} } }),
-      ),
-    refetchInterval: 5000,
-  });
+  const outbox = useWebhookDeliveries(documentId);
   if (outbox.error) return <Alert color="red">{memoryErrorText(outbox.error)}</Alert>;
   if (!outbox.data) return null;
   const { receivers, maxAttempts, total, deliveries } = outbox.data;

@@ -7,26 +7,23 @@ import {
   Group,
   Loader,
   PasswordInput,
+  SimpleGrid,
   Select,
   Stack,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { api, errorMessage, unwrap } from '../api/client';
-import type { components } from '../api/schema';
+import { errorMessage } from '../api/client';
 import { fieldErrors } from './fieldErrors';
-import { useActiveDataSource, useDataSources, useRoutingMutation } from './queries';
+import { useActiveDataSource, useDataSources, type DataSource as Source } from './api/dataSources';
+import { useActivateDataSource, useSaveDataSource, useTestDataSource } from './api/dataSourceSettings';
 import { LastSyncText } from './LastSyncText';
-
-type Source = components['schemas']['DataSourceDto'];
 
 export function DataSourcesPage() {
   const sources = useDataSources();
   const active = useActiveDataSource();
-  const activate = useRoutingMutation(async (name: string) =>
-    unwrap(await api.PUT('/api/datasource/active', { body: { name } })),
-  );
+  const activate = useActivateDataSource();
 
   if (sources.isPending) return <Loader aria-label="Loading" />;
   if (sources.error) return <Alert color="red">{errorMessage(sources.error)}</Alert>;
@@ -81,12 +78,8 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
     url,
     basic_auth: { username, password: password || (hasPassword ? (source.basic_auth?.password ?? '') : '') },
   });
-  const save = useRoutingMutation(async () =>
-    unwrap(await api.PUT('/api/datasource/{name}', { params: { path: { name } }, body: body() })),
-  );
-  const test = useRoutingMutation(async () =>
-    unwrap(await api.POST('/api/datasource/{name}/test', { params: { path: { name } }, body: body() })),
-  );
+  const save = useSaveDataSource(name);
+  const test = useTestDataSource(name);
   const errors = fieldErrors(save.error);
 
   return (
@@ -95,7 +88,7 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
         onSubmit={(e) => {
           e.preventDefault();
           test.reset();
-          save.mutate(undefined, { onSuccess: () => setPassword('') });
+          save.mutate(body(), { onSuccess: () => setPassword('') });
         }}
       >
         <Stack gap="sm">
@@ -117,14 +110,14 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
             error={errors.url}
             required
           />
-          <Group grow wrap="wrap" align="start">
+          {/* One column on a phone: a wrapped Group grow would keep each field at half the width. */}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput
               label="Username"
               value={username}
               onChange={(e) => setUsername(e.currentTarget.value)}
               error={errors['basic_auth.username']}
               autoComplete="off"
-              style={{ minWidth: 180 }}
             />
             <PasswordInput
               label="Password"
@@ -133,9 +126,8 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
               onChange={(e) => setPassword(e.currentTarget.value)}
               error={errors['basic_auth.password']}
               autoComplete="new-password"
-              style={{ minWidth: 180 }}
             />
-          </Group>
+          </SimpleGrid>
           <Group wrap="wrap">
             <Button type="submit" loading={save.isPending}>
               Save
@@ -145,7 +137,7 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
               loading={test.isPending}
               onClick={() => {
                 save.reset();
-                test.mutate(undefined);
+                test.mutate(body());
               }}
             >
               Test connection

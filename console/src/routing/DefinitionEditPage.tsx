@@ -18,12 +18,11 @@ import CodeMirror, { EditorView, Prec } from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 import { yaml as yamlLanguage } from '@codemirror/lang-yaml';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
 import { errorsUnder, fieldErrors } from './fieldErrors';
-import { useRoutingMutation } from './queries';
+import { useDefinition, useSaveDefinition } from './api/definition';
 import { MIDDLEWARE_TEMPLATES, SERVICE_TEMPLATES, type Template } from './templates';
 import { configIssues, MIDDLEWARE_TYPES, SERVICE_TYPES, type Issue, type Kind } from './traefikValidation';
 
@@ -82,14 +81,7 @@ function templatesFor(kind: Kind): Record<string, Template> {
 export function DefinitionEditPage({ kind }: { kind: Kind }) {
   const { id = 'new' } = useParams();
   const creating = id === 'new';
-  const existing = useQuery({
-    queryKey: ['routing', kind, id],
-    enabled: !creating,
-    queryFn: async () =>
-      kind === 'middlewares'
-        ? unwrap(await api.GET('/api/middlewares/{id}', { params: { path: { id } } }))
-        : unwrap(await api.GET('/api/services/{id}', { params: { path: { id } } })),
-  });
+  const existing = useDefinition(kind, creating ? undefined : id);
   if (!creating && existing.isPending) return <Loader aria-label="Loading" />;
   if (!creating && existing.error) return <Alert color="red">{errorMessage(existing.error)}</Alert>;
   return <DefinitionForm kind={kind} id={creating ? undefined : id} initial={existing.data} />;
@@ -165,27 +157,19 @@ function DefinitionForm({
     [extensions, scheme],
   );
 
-  const save = useRoutingMutation(async () => {
-    const body = { name, type, config: parsed.value as Record<string, unknown> };
-    const saved =
-      kind === 'middlewares'
-        ? id
-          ? unwrap(await api.PUT('/api/middlewares/{id}', { params: { path: { id } }, body }))
-          : unwrap(await api.POST('/api/middlewares', { body }))
-        : id
-          ? unwrap(await api.PUT('/api/services/{id}', { params: { path: { id } }, body }))
-          : unwrap(await api.POST('/api/services', { body }));
-    if (forResource && !id)
-      unwrap(
-        await api.POST('/api/resources/{id}/service', {
-          params: { path: { id: forResource } },
-          body: { service_id: saved.id },
-        }),
-      );
-    return saved;
-  });
+  const save = useSaveDefinition(kind, id, forResource);
   const serverErrors = fieldErrors(save.error);
   const configErrors = errorsUnder(serverErrors, 'config');
+  // What the server said beyond the problems the editor already lists (not the same lines twice).
+  const listed = new Set(issues.map((issue) => `${issue.path}: ${issue.message}`));
+  const serverOnly = configErrors.filter((message) => !listed.has(message));
+  // A new definition can always be created; an existing one is saved once something changed.
+  const changed =
+    !initial ||
+    name !== initial.name ||
+    type !== initial.type ||
+    parsed.error !== undefined ||
+    JSON.stringify(parsed.value) !== JSON.stringify(initial.config);
 
   function chooseTemplate(key: string | null) {
     if (!key) return;
@@ -202,6 +186,11 @@ function DefinitionForm({
 
   const typeOptions = kind === 'middlewares' ? MIDDLEWARE_TYPES : SERVICE_TYPES;
   const back = forResource ? `/routing/resources/${encodeURIComponent(forResource)}` : `/routing/${kind}`;
+  const send = () =>
+    save.mutate(
+      { name, type, config: parsed.value as Record<string, unknown> },
+      { onSuccess: () => void navigate(back) },
+    );
 
   return (
     <Stack>
@@ -214,8 +203,10 @@ function DefinitionForm({
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          // The server has the last word: its field-named 400 is shown even where the browser agreed.
-          save.mutate(undefined, { onSuccess: () => void navigate(back) });
+          // Not while the editor flags the configuration ("Send anyway" forces it). The server has the
+          // last word: its field-named 400 is shown even where the browser agreed.
+          if (issues.length > 0 || !changed) return;
+          send();
         }}
       >
         <Stack>
@@ -298,18 +289,33 @@ function DefinitionForm({
             )}
             {configErrors.length > 0 && (
               <Alert color="red" title="The server refused the configuration" role="alert">
-                <List size="sm">
-                  {configErrors.map((message) => (
-                    <List.Item key={message}>{message}</List.Item>
-                  ))}
-                </List>
+                {serverOnly.length === 0 ? (
+                  <Text size="sm">For the problems listed above.</Text>
+                ) : (
+                  <List size="sm">
+                    {serverOnly.map((message) => (
+                      <List.Item key={message}>{message}</List.Item>
+                    ))}
+                  </List>
+                )}
               </Alert>
             )}
           </Stack>
           <Group>
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={save.isPending} disabled={issues.length > 0 || !changed}>
               {id ? 'Save' : forResource ? 'Create and assign' : 'Create'}
             </Button>
+            {issues.length > 0 && (
+              <Button
+                variant="subtle"
+                color="red"
+                loading={save.isPending}
+                onClick={send}
+                title="Send it anyway: the server checks it too and has the last word"
+              >
+                Send anyway
+              </Button>
+            )}
             <Button variant="default" component={Link} to={back}>
               Cancel
             </Button>

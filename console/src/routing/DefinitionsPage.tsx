@@ -15,8 +15,10 @@ import {
   Title,
 } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useMiddlewares, useResources, useRoutingMutation, useServices } from './queries';
+import { errorMessage } from '../api/client';
+import { useDeleteDefinition } from './api/definition';
+import { useMiddlewares, useServices } from './api/definitions';
+import { useResources } from './api/resources';
 
 type Kind = 'middlewares' | 'services';
 type Definition = { id: string; name: string; type: string };
@@ -81,14 +83,14 @@ export function DefinitionsPage({ kind }: { kind: Kind }) {
       <Text size="sm" aria-live="polite">
         {shown.length} of {all.length} {title.toLowerCase()}
       </Text>
-      <Table.ScrollContainer minWidth={340}>
+      <Table.ScrollContainer minWidth={0}>
         <Table striped aria-label={title}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Used by</Table.Th>
-              <Table.Th>Actions</Table.Th>
+              <Table.Th visibleFrom="sm">Type</Table.Th>
+              <Table.Th visibleFrom="sm">Used by</Table.Th>
+              <Table.Th w={90}>Actions</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -98,12 +100,16 @@ export function DefinitionsPage({ kind }: { kind: Kind }) {
                   <Anchor component={Link} to={`/routing/${kind}/${encodeURIComponent(d.id)}`}>
                     {d.name}
                   </Anchor>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     {d.id}
                   </Text>
+                  {/* On a narrow screen the type and the use count fold under the name. */}
+                  <Text size="xs" c="dimmed" hiddenFrom="sm">
+                    {d.type} · used by {users.get(d.id)?.length ?? 0}
+                  </Text>
                 </Table.Td>
-                <Table.Td>{d.type}</Table.Td>
-                <Table.Td>{users.get(d.id)?.length ?? 0}</Table.Td>
+                <Table.Td visibleFrom="sm">{d.type}</Table.Td>
+                <Table.Td visibleFrom="sm">{users.get(d.id)?.length ?? 0}</Table.Td>
                 <Table.Td>
                   <Button
                     size="xs"
@@ -143,12 +149,7 @@ function DeleteModal({
   users: string[];
   onClose: () => void;
 }) {
-  const remove = useRoutingMutation(async () => {
-    const path = { params: { path: { id: definition.id } } };
-    return kind === 'middlewares'
-      ? unwrap(await api.DELETE('/api/middlewares/{id}', path))
-      : unwrap(await api.DELETE('/api/services/{id}', path));
-  });
+  const remove = useDeleteDefinition(kind, definition);
   return (
     <Modal opened onClose={onClose} title={`Delete ${definition.name}?`}>
       <Stack>

@@ -15,46 +15,42 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import type { components } from '../api/schema';
-import { useRoutingMutation } from './queries';
-
-type Plugin = components['schemas']['PluginDto'];
+import { errorMessage } from '../api/client';
+import {
+  useInstallPlugin,
+  usePluginConfigPath,
+  usePlugins,
+  useRemovePlugin,
+  useSavePluginConfigPath,
+  type Plugin,
+} from './api/plugins';
 
 const PAGE = 48;
-const PLUGINS_KEY = ['routing', 'plugins'];
-const CONFIG_PATH_KEY = ['routing', 'plugins', 'configpath'];
-
-function usePlugins() {
-  return useQuery({
-    queryKey: PLUGINS_KEY,
-    queryFn: async () => {
-      const answer = await api.GET('/api/plugins');
-      return {
-        plugins: unwrap(answer),
-        source: answer.response.headers.get('X-Plugin-Catalogue-Source'),
-        problem: answer.response.headers.get('X-Plugin-Catalogue-Problem'),
-      };
-    },
-  });
-}
-
-function useConfigPath() {
-  return useQuery({
-    queryKey: CONFIG_PATH_KEY,
-    queryFn: async () => unwrap(await api.GET('/api/plugins/configpath')),
-  });
-}
-
 /** The Traefik static configuration file the hub writes `experimental.plugins` into. */
+const FIELD_LABELS: Record<string, string> = {
+  path: 'Static configuration file',
+  version: 'Version',
+  moduleName: 'Plugin',
+};
+
+/** An API error in the words of this page (its fields' labels, no API routes). */
+export function pluginErrorText(error: unknown): string {
+  const text = errorMessage(error);
+  if (/set it first with PUT \/api\/plugins\/configpath/.test(text))
+    return 'No Traefik static configuration file is set: set it above first.';
+  if (/outside the directories this server may use/.test(text))
+    return (
+      'This file is outside the directories this server may use. Those are decided by KEEL_ALLOWED_DIRECTORIES ' +
+      "in the server's environment: choose a file inside one of them, or add its directory there and restart Keel."
+    );
+  return text.replace(/^(path|version|moduleName): (\1 )?/, (_, field: string) => `${FIELD_LABELS[field]}: `);
+}
+
 function ConfigPathForm() {
-  const configPath = useConfigPath();
+  const configPath = usePluginConfigPath();
   const [path, setPath] = useState('');
   useEffect(() => setPath(configPath.data?.path ?? ''), [configPath.data?.path]);
-  const save = useRoutingMutation(async (value: string) =>
-    unwrap(await api.PUT('/api/plugins/configpath', { body: { path: value } })),
-  );
+  const save = useSavePluginConfigPath();
 
   return (
     <Card withBorder component="section" aria-labelledby="config-path-title">
@@ -75,13 +71,14 @@ function ConfigPathForm() {
           <Group align="end" wrap="wrap">
             <TextInput
               label="Static configuration file"
-              placeholder="/etc/traefik/traefik.yml"
+              placeholder="/path/to/traefik.yml"
+              description="Must be inside a directory the server may use (KEEL_ALLOWED_DIRECTORIES)"
               value={path}
               onChange={(event) => {
                 setPath(event.currentTarget.value);
                 save.reset();
               }}
-              error={save.error ? errorMessage(save.error) : undefined}
+              error={save.error ? pluginErrorText(save.error) : undefined}
               disabled={configPath.isPending}
               style={{ flex: '1 1 260px' }}
             />
@@ -108,22 +105,14 @@ function ConfigPathForm() {
   );
 }
 
-function PluginCard({ plugin }: { plugin: Plugin }) {
+function PluginCard({ plugin, configured }: { plugin: Plugin; configured: boolean }) {
   const [version, setVersion] = useState(plugin.installedVersion ?? plugin.version ?? '');
   useEffect(
     () => setVersion(plugin.installedVersion ?? plugin.version ?? ''),
     [plugin.installedVersion, plugin.version],
   );
-  const install = useRoutingMutation(async () =>
-    unwrap(
-      await api.POST('/api/plugins/install', {
-        body: { moduleName: plugin.import, version: version.trim() || undefined },
-      }),
-    ),
-  );
-  const remove = useRoutingMutation(async () =>
-    unwrap(await api.DELETE('/api/plugins/remove', { body: { moduleName: plugin.import } })),
-  );
+  const install = useInstallPlugin(plugin);
+  const remove = useRemovePlugin(plugin);
   const failed = install.error ?? remove.error;
   const done = install.isSuccess ? install.data.message : remove.isSuccess ? remove.data.message : undefined;
   const busy = install.isPending || remove.isPending;
@@ -167,9 +156,10 @@ function PluginCard({ plugin }: { plugin: Plugin }) {
             {(!plugin.isInstalled || canUpdate) && (
               <Button
                 size="xs"
-                onClick={() => install.mutate(undefined)}
+                onClick={() => install.mutate(version)}
                 loading={install.isPending}
-                disabled={busy}
+                disabled={busy || !configured}
+                title={configured ? undefined : 'Set the Traefik static configuration file above first'}
                 aria-label={plugin.isInstalled ? undefined : `Install ${plugin.displayName}`}
               >
                 {plugin.isInstalled ? `Update to ${version.trim()}` : 'Install'}
@@ -196,7 +186,7 @@ function PluginCard({ plugin }: { plugin: Plugin }) {
           </Group>
           {failed && (
             <Alert color="red" p="xs" role="alert">
-              {errorMessage(failed)}
+              {pluginErrorText(failed)}
             </Alert>
           )}
           {done && !failed && (
@@ -213,6 +203,8 @@ function PluginCard({ plugin }: { plugin: Plugin }) {
 /** v3's Plugin Hub: the catalogue with installed state, install/remove with a version, and the file path. */
 export default function PluginHubPage() {
   const plugins = usePlugins();
+  const configPath = usePluginConfigPath();
+  const configured = !!configPath.data?.path;
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState('all');
   const [limit, setLimit] = useState(PAGE);
@@ -283,9 +275,15 @@ export default function PluginHubPage() {
           {plugins.data.source === 'bundled' && !plugins.data.problem ? ' (catalogue bundled with Keel)' : ''}
         </Text>
       )}
+      {configPath.isSuccess && !configured && (
+        <Alert color="yellow" role="note">
+          Install is off until the Traefik static configuration file is set above: Keel writes the plugins
+          into that file.
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {shown.slice(0, limit).map((plugin) => (
-          <PluginCard key={`${plugin.key}|${plugin.import}`} plugin={plugin} />
+          <PluginCard key={`${plugin.key}|${plugin.import}`} plugin={plugin} configured={configured} />
         ))}
       </SimpleGrid>
       {shown.length > limit && (

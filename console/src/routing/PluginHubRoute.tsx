@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Loader } from '@mantine/core';
-import { preloadable } from '../share/preloadable';
+import { preloadable } from '../lib/preloadable';
 
 // The Plugin Hub is loaded on first visit (or at once when the tab is opened on it), so it adds nothing
 // to the first page's JavaScript.

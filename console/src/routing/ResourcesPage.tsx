@@ -6,6 +6,7 @@ import {
   Group,
   Modal,
   Loader,
+  Paper,
   SegmentedControl,
   Select,
   Stack,
@@ -14,17 +15,21 @@ import {
   Title,
 } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Link } from 'react-router-dom';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useResources, useRoutingMutation } from './queries';
+import { Link, useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../api/client';
+import { useDeleteResources, useResources } from './api/resources';
 
 const ROW_HEIGHT = 44;
+const MIDDLEWARES_WIDTH = '35%';
 
 /** All resources, filtered in the browser; only the rows in view are rendered, so thousands stay fast. */
 export function ResourcesPage() {
   const resources = useResources();
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('all');
+  const [params] = useSearchParams();
+  const [status, setStatus] = useState(() =>
+    ['active', 'disabled'].includes(params.get('status') ?? '') ? params.get('status')! : 'all',
+  );
   const [source, setSource] = useState<string | null>(null);
   const query = useDeferredValue(search.trim().toLowerCase());
   const scroller = useRef<HTMLDivElement>(null);
@@ -90,29 +95,70 @@ export function ResourcesPage() {
       <Text size="sm" aria-live="polite">
         {shown.length} of {all.length} resources
       </Text>
-      <div
-        ref={scroller}
-        role="table"
-        tabIndex={0}
-        aria-label="Resources"
-        aria-rowcount={shown.length}
-        style={{
-          height: 'min(70vh, 640px)',
-          overflow: 'auto',
-          border: '1px solid var(--mantine-color-default-border)',
-        }}
-      >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => (
-            <ResourceRow
-              key={shown[row.index].id}
-              resource={shown[row.index]}
-              index={row.index}
-              start={row.start}
-            />
-          ))}
-        </div>
-      </div>
+      {!resources.isPending && all.length === 0 ? (
+        <Paper withBorder p="md">
+          <Text>
+            No resource yet. Resources come from the active data source:{' '}
+            <Anchor component={Link} to="/routing/datasources">
+              point it at Pangolin or Traefik
+            </Anchor>{' '}
+            and they appear here after the next sync.
+          </Text>
+        </Paper>
+      ) : (
+        <>
+          <div
+            ref={scroller}
+            role="table"
+            tabIndex={0}
+            aria-label="Resources"
+            aria-rowcount={shown.length}
+            style={{
+              height: 'min(70vh, 640px)',
+              overflow: 'auto',
+              border: '1px solid var(--mantine-color-default-border)',
+            }}
+          >
+            <Group
+              role="row"
+              wrap="nowrap"
+              justify="space-between"
+              px="sm"
+              h={36}
+              style={{
+                position: 'sticky',
+                top: 0,
+                zIndex: 1,
+                background: 'var(--mantine-color-body)',
+                borderBottom: '1px solid var(--mantine-color-default-border)',
+              }}
+            >
+              <Text role="columnheader" size="sm" fw={700} style={{ flex: 1 }}>
+                Host
+              </Text>
+              <Text role="columnheader" size="sm" fw={700} w={80} visibleFrom="sm">
+                Source
+              </Text>
+              <Text role="columnheader" size="sm" fw={700} w={MIDDLEWARES_WIDTH}>
+                Middlewares
+              </Text>
+              <Text role="columnheader" size="sm" fw={700} w={70}>
+                Status
+              </Text>
+            </Group>
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {virtualizer.getVirtualItems().map((row) => (
+                <ResourceRow
+                  key={shown[row.index].id}
+                  resource={shown[row.index]}
+                  index={row.index}
+                  start={row.start}
+                />
+              ))}
+            </div>
+          </div>
+        </>
+      )}
     </Stack>
   );
 }
@@ -151,11 +197,18 @@ const ResourceRow = memo(function ResourceRow({
           {r.host}
         </Anchor>
       </Text>
-      <Text role="cell" size="sm" visibleFrom="sm">
+      <Text role="cell" size="sm" w={80} visibleFrom="sm">
         {r.source_type}
       </Text>
-      <Text role="cell" size="sm">
-        {r.assigned_middlewares.length} mw
+      <Text
+        role="cell"
+        size="sm"
+        w={MIDDLEWARES_WIDTH}
+        truncate
+        title={r.assigned_middlewares.map((m) => m.name).join(', ')}
+        c={r.assigned_middlewares.length ? undefined : 'dimmed'}
+      >
+        {r.assigned_middlewares.length ? r.assigned_middlewares.map((m) => m.name).join(', ') : 'none'}
       </Text>
       <Text role="cell" size="sm" fw={700} w={70}>
         {r.status}
@@ -168,25 +221,7 @@ const ResourceRow = memo(function ResourceRow({
 function BulkDelete({ ids }: { ids: string[] }) {
   const [open, setOpen] = useState(false);
   const [done, setDone] = useState(0);
-  const remove = useRoutingMutation(async (targets: string[]) => {
-    setDone(0);
-    const failures: string[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < targets.length) {
-        const id = targets[next++];
-        try {
-          unwrap(await api.DELETE('/api/resources/{id}', { params: { path: { id } } }));
-        } catch (error) {
-          failures.push(`${id}: ${errorMessage(error)}`);
-        }
-        setDone((n) => n + 1);
-      }
-    };
-    await Promise.all([worker(), worker(), worker(), worker()]);
-    if (failures.length)
-      throw new Error(`${failures.length} not deleted: ${failures.slice(0, 5).join('; ')}`);
-  });
+  const remove = useDeleteResources(() => setDone((n) => n + 1));
   if (!ids.length && !open) return null;
   return (
     <>
@@ -224,7 +259,10 @@ function BulkDelete({ ids }: { ids: string[] }) {
               color="red"
               loading={remove.isPending}
               disabled={!ids.length}
-              onClick={() => remove.mutate(ids, { onSuccess: () => setOpen(false) })}
+              onClick={() => {
+                setDone(0);
+                remove.mutate(ids, { onSuccess: () => setOpen(false) });
+              }}
             >
               Delete {ids.length}
             </Button>

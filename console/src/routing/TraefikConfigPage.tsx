@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
   Alert,
   Button,
@@ -11,34 +11,47 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { diffLines } from 'diff';
+import { useSearchParams } from 'react-router-dom';
 import { stringify } from 'yaml';
 import { errorMessage } from '../api/client';
-import { useTraefikConfig } from './queries';
+import { useMiddlewares } from './api/definitions';
+import { useTraefikConfig } from './api/traefik';
+import { TraefikHistory } from './TraefikHistory';
+import { TraefikStatusView } from './TraefikStatusView';
 
-// The API keeps no history of generations, so the browser keeps the last one it showed.
-const PREVIOUS_KEY = 'keel.traefik-config.previous';
-const SHOWN_KEY = 'keel.traefik-config.shown';
+const VIEWS = ['document', 'changes', 'status'];
+
+/** `- "authelia@http"` → `- "authelia@http"  # Authelia`: the YAML read with the middlewares' names. */
+export function withMiddlewareNames(yaml: string, names: Map<string, string>): string {
+  return yaml.replace(/^(\s*- "?)([^"@\s]+)@(http|file)("?)$/gm, (line, _lead, id: string) => {
+    const name = names.get(id);
+    return name && name !== id ? `${line}  # ${name}` : line;
+  });
+}
 
 export function TraefikConfigPage() {
   const config = useTraefikConfig();
-  const [view, setView] = useState('document');
+  const middlewares = useMiddlewares();
+  const [params, setParams] = useSearchParams();
+  const view = VIEWS.includes(params.get('view') ?? '') ? params.get('view')! : 'document';
   const text = useMemo(() => (config.data ? stringify(config.data) : ''), [config.data]);
-  const [previous, setPrevious] = useState<string | null>(null);
+  const annotated = useMemo(
+    () => withMiddlewareNames(text, new Map((middlewares.data ?? []).map((m) => [m.id, m.name]))),
+    [text, middlewares.data],
+  );
+  const number = (name: string) => {
+    const value = Number(params.get(name));
+    return params.get(name) && Number.isInteger(value) ? value : null;
+  };
 
-  // When the document differs from the one last shown, that one becomes "previous".
-  useEffect(() => {
-    if (!text) return;
-    const shown = localStorage.getItem(SHOWN_KEY);
-    if (shown !== null && shown !== text) {
-      localStorage.setItem(PREVIOUS_KEY, shown);
+  function update(next: Record<string, string | null>) {
+    const merged = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) {
+      if (value === null) merged.delete(key);
+      else merged.set(key, value);
     }
-    localStorage.setItem(SHOWN_KEY, text);
-    setPrevious(localStorage.getItem(PREVIOUS_KEY));
-  }, [text]);
-
-  const changes = useMemo(() => (previous === null ? [] : diffLines(previous, text)), [previous, text]);
-  const changed = changes.some((part) => part.added || part.removed);
+    setParams(merged, { replace: true });
+  }
 
   function download() {
     const url = URL.createObjectURL(new Blob([text], { type: 'application/yaml' }));
@@ -56,61 +69,58 @@ export function TraefikConfigPage() {
       </Title>
       <Text size="sm">
         The dynamic configuration Keel generates for Traefik's HTTP provider (<code>/api/traefik-config</code>
-        ).
+        ), the generations the server kept, and what Traefik itself has loaded.
       </Text>
       <Group wrap="wrap">
         <SegmentedControl
           aria-label="View"
           value={view}
-          onChange={setView}
+          onChange={(value) => update({ view: value === 'document' ? null : value })}
           data={[
             { label: 'Document (YAML)', value: 'document' },
             { label: 'Changes', value: 'changes' },
+            { label: 'Live status', value: 'status' },
           ]}
         />
-        <Button variant="default" onClick={download} disabled={!text}>
-          Download YAML
-        </Button>
-        <Button variant="subtle" onClick={() => void config.refetch()} loading={config.isFetching}>
-          Regenerate
-        </Button>
+        {view === 'document' && (
+          <>
+            <Button variant="default" onClick={download} disabled={!text}>
+              Download YAML
+            </Button>
+            <Button variant="subtle" onClick={() => void config.refetch()} loading={config.isFetching}>
+              Regenerate
+            </Button>
+          </>
+        )}
       </Group>
-      {config.isPending && <Loader aria-label="Loading" />}
-      {config.error && <Alert color="red">{errorMessage(config.error)}</Alert>}
-      {view === 'document' ? (
-        <ScrollArea.Autosize mah="70vh" type="auto">
-          <Code block aria-label="Generated configuration" tabIndex={0}>
-            {text}
-          </Code>
-        </ScrollArea.Autosize>
-      ) : previous === null ? (
-        <Text>No earlier generation seen in this browser yet: changes show from the next change on.</Text>
-      ) : !changed ? (
-        <Text>No change since the previous generation.</Text>
+      {view === 'changes' ? (
+        <TraefikHistory
+          selected={number('generation')}
+          against={number('against')}
+          onSelect={(id, against) =>
+            update({
+              generation: id === null ? null : String(id),
+              against: against === null ? null : String(against),
+            })
+          }
+        />
+      ) : view === 'status' ? (
+        <TraefikStatusView />
       ) : (
-        <ScrollArea.Autosize mah="70vh" type="auto">
-          <Code block aria-label="Changes since the previous generation" tabIndex={0}>
-            {changes.map((part, index) => (
-              <span
-                key={index}
-                style={{
-                  display: 'block',
-                  background: part.added
-                    ? 'var(--mantine-color-green-light)'
-                    : part.removed
-                      ? 'var(--mantine-color-red-light)'
-                      : undefined,
-                }}
-              >
-                {part.value
-                  .replace(/\n$/, '')
-                  .split('\n')
-                  .map((line) => `${part.added ? '+ ' : part.removed ? '- ' : '  '}${line}`)
-                  .join('\n')}
-              </span>
-            ))}
-          </Code>
-        </ScrollArea.Autosize>
+        <>
+          {config.isPending && <Loader aria-label="Loading" />}
+          {config.error && <Alert color="red">{errorMessage(config.error)}</Alert>}
+          <ScrollArea.Autosize mah="70vh" type="auto">
+            <Code block aria-label="Generated configuration" tabIndex={0}>
+              {annotated}
+            </Code>
+          </ScrollArea.Autosize>
+          {annotated !== text && (
+            <Text size="xs" c="dimmed">
+              Comments after a middleware give its name; the downloaded file has none.
+            </Text>
+          )}
+        </>
       )}
     </Stack>
   );

@@ -1,7 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Loader } from '@mantine/core';
 import { Route } from 'react-router-dom';
-import { preloadable } from '../share/preloadable';
+import { preloadable } from '../lib/preloadable';
 
 // Loaded on first visit (or at once when the tab is opened on them): the first page stays small (the
 // editor alone brings CodeMirror, ajv and Traefik's schema).

@@ -8,7 +8,7 @@ import {
   missingFields,
   schemaDefinition,
   SERVICE_TYPES,
-} from '../../../src/middleware-manager/definition-rules';
+} from '../../../src/routing/definition-rules';
 
 export type Kind = 'middlewares' | 'services';
 export interface Issue {

@@ -1,9 +1,10 @@
 import { memo, useDeferredValue, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { Button, Group, Paper, Select, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../api/client';
-import { useAgents, useCommands, useFileMatches, useProviders } from './queries';
+import { errorMessage } from '../api/client';
+import { useFileMatches } from './api/files';
+import { useAgents, useCommands, useProviders } from './api/instance';
+import { useSendPrompt } from './api/sessionActions';
 
 /** The `@word` being typed just before the caret, if any. */
 function mentionAt(text: string, caret: number): { start: number; query: string } | undefined {
@@ -78,42 +79,17 @@ export const Composer = memo(function Composer({
   }));
   const ready = command !== null || text.trim() !== '';
 
-  const send = useMutation({
-    mutationFn: async () => {
-      const query = { directory };
-      const path = { sessionID };
-      if (command) {
-        unwrap(
-          await api.POST('/session/{sessionID}/command', {
-            params: { path, query },
-            body: {
-              command,
-              arguments: text.trim(),
-              ...(agent ? { agent } : {}),
-              ...(model ? { model } : {}),
-            },
-          }),
-        );
-        return;
-      }
-      const [providerID, ...rest] = (model ?? '').split('/');
-      unwrap(
-        await api.POST('/session/{sessionID}/prompt_async', {
-          params: { path, query },
-          body: {
-            parts: [{ type: 'text', text }, ...mentionParts(text, directory, mentioned)],
-            ...(agent ? { agent } : {}),
-            ...(model ? { model: { providerID, modelID: rest.join('/') } } : {}),
-          },
-        }),
-      );
-    },
+  const send = useSendPrompt(directory, sessionID, {
+    // To the end of the conversation, where the reply will appear (MessageList follows it from there).
+    onMutate: () => window.scrollTo({ top: document.documentElement.scrollHeight }),
     onSuccess: () => {
       setText('');
       setMentioned([]);
       setCommand(null);
     },
   });
+  const submit = () =>
+    send.mutate({ text, command, agent, model, files: mentionParts(text, directory, mentioned) });
 
   const choose = (path: string) => {
     if (!open) return;
@@ -148,7 +124,7 @@ export const Composer = memo(function Composer({
         return;
       }
     }
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && ready) send.mutate();
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && ready) submit();
   };
 
   return (
@@ -160,30 +136,36 @@ export const Composer = memo(function Composer({
       aria-label="Prompt"
       onSubmit={(e) => {
         e.preventDefault();
-        if (ready) send.mutate();
+        if (ready) submit();
       }}
     >
       <Stack gap="xs">
-        <Textarea
-          ref={input}
-          label={command ? `Arguments of /${command}` : 'Prompt'}
-          placeholder={
-            command ? 'Arguments (optional)' : 'Ask or instruct… @ mentions a file (Ctrl+Enter to send)'
-          }
-          autosize
-          minRows={2}
-          maxRows={12}
-          value={text}
-          aria-autocomplete="list"
-          aria-controls={options.length > 0 ? 'keel-mention-options' : undefined}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            setCaret(e.currentTarget.selectionStart);
-            setHighlight(0);
-          }}
-          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
-          onKeyDown={onKeyDown}
-        />
+        <Group gap="xs" align="end" wrap="nowrap">
+          <Textarea
+            style={{ flex: 1, minWidth: 0 }}
+            ref={input}
+            label={command ? `Arguments of /${command}` : 'Prompt'}
+            placeholder={
+              command ? 'Arguments (optional)' : 'Ask or instruct… @ mentions a file (Ctrl+Enter to send)'
+            }
+            autosize
+            minRows={2}
+            maxRows={12}
+            value={text}
+            aria-autocomplete="list"
+            aria-controls={options.length > 0 ? 'keel-mention-options' : undefined}
+            onChange={(e) => {
+              setText(e.currentTarget.value);
+              setCaret(e.currentTarget.selectionStart);
+              setHighlight(0);
+            }}
+            onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+            onKeyDown={onKeyDown}
+          />
+          <Button type="submit" loading={send.isPending} disabled={!ready}>
+            {command ? `Run /${command}` : busy ? 'Queue' : 'Send'}
+          </Button>
+        </Group>
         {options.length > 0 && (
           <Paper
             withBorder
@@ -214,7 +196,8 @@ export const Composer = memo(function Composer({
             ))}
           </Paper>
         )}
-        <Group gap="xs" wrap="wrap" align="end">
+        {/* One row at every width (the box is pinned to the bottom of the window: it stays short). */}
+        <Group gap="xs" wrap="nowrap" align="end">
           <Select
             label="Command"
             placeholder="None"
@@ -223,7 +206,9 @@ export const Composer = memo(function Composer({
             onChange={setCommand}
             clearable
             searchable
-            w={{ base: '100%', xs: 200 }}
+            size="xs"
+            style={{ flex: '1 1 200px', minWidth: 0 }}
+            maw={220}
           />
           <Select
             label="Agent"
@@ -232,7 +217,9 @@ export const Composer = memo(function Composer({
             value={agent}
             onChange={setAgent}
             clearable
-            w={{ base: '100%', xs: 160 }}
+            size="xs"
+            style={{ flex: '1 1 160px', minWidth: 0 }}
+            maw={180}
           />
           <Select
             label="Model"
@@ -242,11 +229,10 @@ export const Composer = memo(function Composer({
             onChange={setModel}
             clearable
             searchable
-            w={{ base: '100%', xs: 260 }}
+            size="xs"
+            style={{ flex: '1 1 260px', minWidth: 0 }}
+            maw={280}
           />
-          <Button type="submit" loading={send.isPending} disabled={!ready}>
-            {command ? `Run /${command}` : busy ? 'Queue' : 'Send'}
-          </Button>
         </Group>
         {send.error && <Text c="red">{errorMessage(send.error)}</Text>}
       </Stack>

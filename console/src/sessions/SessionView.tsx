@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -13,23 +13,23 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { api, errorMessage, unwrap } from '../api/client';
-import { totals } from './conversation';
-import type { MessageEntry, Permission } from './conversation';
-import { DiffView } from './parts/DiffView';
-import { MessageList } from './parts/MessageList';
+import { errorMessage } from '../api/client';
+import { totals } from '../conversation/model';
+import type { MessageEntry } from '../conversation/model';
+import { DiffView } from '../conversation/DiffView';
+import { MessageList } from '../conversation/MessageList';
+import { usePermissions, useRespondToPermission } from './api/permissions';
 import {
-  sessionKeys,
+  MESSAGE_PAGE,
   useMessages,
-  usePermissions,
   useSession,
   useSessionDiff,
   useSessionStatus,
   useTodos,
-} from './queries';
-import { useSessionEvents } from './useSessionEvents';
+} from './api/sessions';
+import { useSessionAction } from './api/sessionActions';
+import { useSessionEvents } from './api/useSessionEvents';
 import { Composer } from './Composer';
 
 /** One session: its conversation (live), pending permissions, todos, changes, and what can be done to it. */
@@ -39,51 +39,18 @@ export function SessionView() {
   const directory = params.get('directory') ?? '';
   useSessionEvents(directory);
   const session = useSession(directory, sessionID);
-  const messages = useMessages(directory, sessionID);
+  // The latest page first (a long session would otherwise fetch and lay out thousands of messages
+  // before showing any); earlier ones are asked for from the top of the conversation.
+  const [limit, setLimit] = useState(MESSAGE_PAGE);
+  const messages = useMessages(directory, sessionID, limit);
+  const hasEarlier = (messages.data?.length ?? 0) >= limit;
   const status = useSessionStatus(directory);
   const busy = status.data?.[sessionID] !== undefined && status.data[sessionID].type !== 'idle';
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const query = { directory };
-  const path = { sessionID };
-
-  const act = useMutation({
-    mutationFn: async (
-      action:
-        { kind: 'abort' | 'share' | 'unshare' | 'unrevert' } | { kind: 'revert' | 'fork'; messageID: string },
-    ) => {
-      switch (action.kind) {
-        case 'abort':
-          return unwrap(await api.POST('/session/{sessionID}/abort', { params: { path, query } }));
-        case 'share':
-          return unwrap(await api.POST('/session/{sessionID}/share', { params: { path, query } }));
-        case 'unshare':
-          return unwrap(await api.DELETE('/session/{sessionID}/share', { params: { path, query } }));
-        case 'unrevert':
-          return unwrap(await api.POST('/session/{sessionID}/unrevert', { params: { path, query } }));
-        case 'revert':
-          return unwrap(
-            await api.POST('/session/{sessionID}/revert', {
-              params: { path, query },
-              body: { messageID: action.messageID },
-            }),
-          );
-        case 'fork': {
-          const forked = unwrap(
-            await api.POST('/session/{sessionID}/fork', {
-              params: { path, query },
-              body: { messageID: action.messageID },
-            }),
-          );
-          void navigate(`/sessions/${forked.id}?directory=${encodeURIComponent(directory)}`);
-          return forked;
-        }
-      }
-    },
+  const act = useSessionAction(directory, sessionID, {
     onSuccess: (result, action) => {
-      if (action.kind !== 'fork' && result && typeof result === 'object')
-        queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
-      void queryClient.invalidateQueries({ queryKey: sessionKeys.status(directory) });
+      if (action.kind === 'fork' && typeof result === 'object')
+        void navigate(`/sessions/${result.id}?directory=${encodeURIComponent(directory)}`);
     },
   });
 
@@ -121,6 +88,7 @@ export function SessionView() {
         <Text size="sm" className="keel-muted">
           {figures.model ? `${figures.model} · ` : ''}
           {figures.tokens.toLocaleString('en')} tokens · ${figures.cost.toFixed(4)}
+          {hasEarlier ? ` in the latest ${messages.data?.length ?? 0} messages` : ''}
         </Text>
       </Stack>
       <Group gap="xs" wrap="wrap">
@@ -167,6 +135,23 @@ export function SessionView() {
           </Group>
         </Alert>
       )}
+      {hasEarlier && (
+        <Group justify="center">
+          <Button
+            variant="default"
+            size="xs"
+            loading={messages.isFetching}
+            onClick={() => setLimit((n) => n + MESSAGE_PAGE * 5)}
+          >
+            Show earlier messages
+          </Button>
+        </Group>
+      )}
+      {visible.length === 0 && hidden === 0 && (
+        <Text className="keel-muted">
+          No message yet: write a prompt below and send it (Ctrl+Enter) to start the conversation.
+        </Text>
+      )}
       <MessageList
         messages={visible}
         actions={(entry) =>
@@ -178,10 +163,14 @@ export function SessionView() {
           ) : undefined
         }
       />
-      <PermissionRequests directory={directory} sessionID={sessionID} />
       <Todos directory={directory} sessionID={sessionID} />
       <Changes directory={directory} sessionID={sessionID} />
-      <Composer directory={directory} sessionID={sessionID} busy={busy} />
+      {/* Pinned to the bottom of the window however long the conversation: the pending permission
+          and the prompt box are always in view. */}
+      <div className="keel-dock" aria-label="Reply" role="region">
+        <PermissionRequests directory={directory} sessionID={sessionID} />
+        <Composer directory={directory} sessionID={sessionID} busy={busy} />
+      </div>
     </Stack>
   );
 }
@@ -223,26 +212,7 @@ const PermissionRequests = memo(function PermissionRequests({
   sessionID: string;
 }) {
   const permissions = usePermissions(directory);
-  const queryClient = useQueryClient();
-  const respond = useMutation({
-    mutationFn: async ({
-      permission,
-      response,
-    }: {
-      permission: Permission;
-      response: 'once' | 'always' | 'reject';
-    }) =>
-      unwrap(
-        await api.POST('/session/{sessionID}/permissions/{permissionID}', {
-          params: { path: { sessionID, permissionID: permission.id }, query: { directory } },
-          body: { response },
-        }),
-      ),
-    onSuccess: (_result, { permission }) =>
-      queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) =>
-        (old ?? []).filter((p) => p.id !== permission.id),
-      ),
-  });
+  const respond = useRespondToPermission(directory, sessionID);
   const mine = (permissions.data ?? []).filter((p) => p.sessionID === sessionID);
   if (mine.length === 0) return null;
   return (
@@ -326,6 +296,13 @@ const Changes = memo(function Changes({ directory, sessionID }: { directory: str
       <summary>
         Changes ({diff.data.length} file{diff.data.length === 1 ? '' : 's'})
       </summary>
+      <Anchor
+        component={Link}
+        size="sm"
+        to={`/sessions/files?directory=${encodeURIComponent(directory)}&session=${encodeURIComponent(sessionID)}&file=${encodeURIComponent(diff.data[0].file)}`}
+      >
+        Review in Files
+      </Anchor>
       <Stack gap="xs" mt="xs">
         {diff.data.map((d) => (
           <DiffView key={d.file} file={d.file} before={d.before} after={d.after} />

@@ -14,14 +14,18 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { Link, Route, Routes, useNavigate, useSearchParams } from 'react-router-dom';
-import { api, errorMessage, unwrap } from '../api/client';
-import { preloadable } from '../share/preloadable';
-import type { Session } from './conversation';
-import { useProjects, useSessionList } from './queries';
+import { NotFoundPage } from '../components/NotFoundPage';
+import { errorMessage } from '../api/client';
+import { preloadable } from '../lib/preloadable';
+import type { Session } from '../conversation/model';
+import { usePermissions } from './api/permissions';
+import { useOpenableProjects } from './api/projects';
+import { useCreateSession } from './api/sessionActions';
+import { useSessionList, useSessionStatus } from './api/sessions';
 import { SessionView } from './SessionView';
-import { useSessionEvents } from './useSessionEvents';
+import { OpenProjectButton } from './OpenProject';
+import { useSessionEvents } from './api/useSessionEvents';
 
 // The terminal (xterm.js) and the file browser load when opened, not with every session page.
 const TerminalPage = preloadable(
@@ -41,6 +45,7 @@ export default function SessionsRoutes() {
       <Route path="terminal" element={<TerminalPage />} />
       <Route path="files" element={<FilesPage />} />
       <Route path=":sessionID" element={<SessionView />} />
+      <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
 }
@@ -51,17 +56,19 @@ export function sessionPath(id: string, directory: string): string {
 
 function SessionsPage() {
   const [params, setParams] = useSearchParams();
-  const projects = useProjects();
+  // Only projects the server may still open (a project made under other allowed directories would answer 400), latest first.
+  const projects = useOpenableProjects();
   const directory = params.get('directory') ?? projects.data?.[0]?.worktree;
   const sessions = useSessionList(directory);
+  const status = useSessionStatus(directory ?? '');
+  const permissions = usePermissions(directory ?? '');
+  const waiting = new Set((permissions.data ?? []).map((p) => p.sessionID));
   const [search, setSearch] = useState('');
   const [archived, setArchived] = useState(false);
   const navigate = useNavigate();
   useSessionEvents(directory);
 
-  const create = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.POST('/session', { params: { query: { directory } }, body: {} })),
+  const create = useCreateSession(directory, {
     onSuccess: (session) => void navigate(sessionPath(session.id, directory!)),
   });
 
@@ -89,6 +96,7 @@ function SessionsPage() {
           Sessions
         </Title>
         <Group gap="xs">
+          <OpenProjectButton onOpen={(value) => setParams({ directory: value })} />
           <Button
             variant="default"
             component={Link}
@@ -114,8 +122,10 @@ function SessionsPage() {
       <Group wrap="wrap" align="end">
         <Select
           label="Project"
-          w={{ base: '100%', sm: 320 }}
-          data={(projects.data ?? []).map((p) => ({ value: p.worktree, label: p.worktree }))}
+          w={{ base: '100%', sm: 440 }}
+          data={[
+            ...new Set([...(directory ? [directory] : []), ...(projects.data ?? []).map((p) => p.worktree)]),
+          ].map((worktree) => ({ value: worktree, label: worktree }))}
           value={directory ?? null}
           onChange={(value) => value && setParams({ directory: value })}
           placeholder={projects.isLoading ? 'Loading…' : 'No project yet'}
@@ -137,6 +147,17 @@ function SessionsPage() {
       </Group>
       {sessions.isLoading && <Loader aria-label="Loading sessions" />}
       {sessions.error && <Alert color="red">{errorMessage(sessions.error)}</Alert>}
+      {!directory && projects.data && (
+        <Paper withBorder p="lg" radius="md">
+          <Stack gap="xs" align="flex-start">
+            <Text fw={600}>No project open yet</Text>
+            <Text size="sm" className="keel-muted">
+              Open a directory under the allowed directories to list its sessions and start one there.
+            </Text>
+            <OpenProjectButton variant="filled" onOpen={(value) => setParams({ directory: value })} />
+          </Stack>
+        </Paper>
+      )}
       {sessions.data && tree.length === 0 && (
         <Text className="keel-muted">No sessions{search ? ' match' : ' yet'}.</Text>
       )}
@@ -156,18 +177,38 @@ function SessionsPage() {
               to={sessionPath(session.id, directory!)}
               style={{ display: 'block', textDecoration: 'none', color: 'inherit' }}
             >
-              <Group justify="space-between" wrap="nowrap">
+              <Group justify="space-between" wrap="nowrap" gap="xs">
                 <Text fw={500} truncate>
                   {depth > 0 ? '↳ ' : ''}
                   {session.title}
                 </Text>
                 <Group gap={6} wrap="nowrap">
+                  {waiting.has(session.id) ? (
+                    <Badge color="red.9" variant="filled">
+                      waiting for permission
+                    </Badge>
+                  ) : (
+                    status.data?.[session.id] &&
+                    status.data[session.id].type !== 'idle' && (
+                      <Badge color="blue.8" variant="filled">
+                        working
+                      </Badge>
+                    )
+                  )}
                   {session.share && <Badge variant="filled">shared</Badge>}
                   {session.time.archived !== undefined && <Badge color="gray.7">archived</Badge>}
-                  <Text size="xs" className="keel-muted" visibleFrom="xs">
-                    {new Date(session.time.updated).toLocaleString()}
-                  </Text>
                 </Group>
+              </Group>
+              <Group gap="xs" wrap="nowrap" mt={2}>
+                <Text size="xs" className="keel-muted" ff="monospace" truncate style={{ minWidth: 0 }}>
+                  {session.directory}
+                </Text>
+                <Text size="xs" className="keel-muted" style={{ flexShrink: 0, marginLeft: 'auto' }}>
+                  {session.summary && session.summary.files > 0
+                    ? `${session.summary.files} file${session.summary.files === 1 ? '' : 's'} +${session.summary.additions} −${session.summary.deletions} · `
+                    : ''}
+                  last activity {relativeTime(session.time.updated)}
+                </Text>
               </Group>
             </Paper>
           </Box>
@@ -175,4 +216,15 @@ function SessionsPage() {
       </Stack>
     </Stack>
   );
+}
+
+/** "3 min ago", "yesterday", or the date past a week (the exact time in the list's title attribute is not needed). */
+function relativeTime(time: number): string {
+  const seconds = Math.round((Date.now() - time) / 1000);
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return format.format(-Math.round(seconds / 60), 'minute');
+  if (seconds < 86400) return format.format(-Math.round(seconds / 3600), 'hour');
+  if (seconds < 7 * 86400) return format.format(-Math.round(seconds / 86400), 'day');
+  return new Date(time).toLocaleDateString();
 }

@@ -1,38 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api, errorMessage, storedCredentials, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
+import { resizeTerminal, useCloseTerminal, useCreateTerminal, useTerminals } from './api/terminals';
 
 /** Terminals of a project directory on the PTY WebSocket (/ui/sessions/terminal?directory=…). */
 export function TerminalPage() {
   const [params] = useSearchParams();
   const directory = params.get('directory') ?? '';
-  const queryClient = useQueryClient();
-  const key = ['sessions', 'pty', directory];
-  const terminals = useQuery({
-    queryKey: key,
-    queryFn: async () => unwrap(await api.GET('/pty', { params: { query: { directory } } })),
-  });
+  const terminals = useTerminals(directory);
   const [selected, setSelected] = useState<string>();
-  const create = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/pty', { params: { query: { directory } }, body: {} })),
-    onSuccess: (pty) => {
-      setSelected(pty.id);
-      void queryClient.invalidateQueries({ queryKey: key });
-    },
-  });
-  const close = useMutation({
-    mutationFn: async (id: string) =>
-      unwrap(await api.DELETE('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } } })),
-    onSuccess: () => {
-      setSelected(undefined);
-      void queryClient.invalidateQueries({ queryKey: key });
-    },
-  });
+  const create = useCreateTerminal(directory, { onSuccess: (pty) => setSelected(pty.id) });
+  const close = useCloseTerminal(directory, { onSuccess: () => setSelected(undefined) });
   const current = selected ?? terminals.data?.[0]?.id;
 
   return (
@@ -53,6 +35,12 @@ export function TerminalPage() {
       </Text>
       {(terminals.error ?? create.error ?? close.error) && (
         <Alert color="red">{errorMessage(terminals.error ?? create.error ?? close.error)}</Alert>
+      )}
+      {terminals.data?.length === 0 && (
+        <Text className="keel-muted">
+          No terminal open. New terminal starts a shell in this project; it keeps running when you leave the
+          page.
+        </Text>
       )}
       <Group gap="xs" wrap="wrap">
         {(terminals.data ?? []).map((pty) => (
@@ -91,8 +79,6 @@ function TerminalView({ id, directory }: { id: string; directory: string }) {
     term.loadAddon(fit);
     term.open(host.current!);
     const query = new URLSearchParams({ directory });
-    const credentials = storedCredentials();
-    if (credentials) query.set('auth_token', credentials);
     const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
     const socket = new WebSocket(
       `${scheme}://${window.location.host}/pty/${encodeURIComponent(id)}/connect?${query}`,
@@ -103,10 +89,7 @@ function TerminalView({ id, directory }: { id: string; directory: string }) {
       const next = `${term.rows}x${term.cols}`;
       if (next === size) return;
       size = next;
-      void api.PUT('/pty/{ptyID}', {
-        params: { path: { ptyID: id }, query: { directory } },
-        body: { size: { rows: term.rows, cols: term.cols } },
-      });
+      resizeTerminal(directory, id, { rows: term.rows, cols: term.cols });
     };
     socket.onopen = () => {
       setState('open');

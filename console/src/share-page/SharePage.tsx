@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { applyEvent, eventSessionID, readEvents, totals } from '../sessions/conversation';
-import type { MessageEntry, Session, SessionEvent } from '../sessions/conversation';
-import { MessageList } from '../sessions/parts/MessageList';
+import { applyEvent, eventSessionID, readEvents, totals } from '../conversation/model';
+import type { MessageEntry, Session, SessionEvent } from '../conversation/model';
+import { MessageList } from '../conversation/MessageList';
 
 interface SharedSession {
   session: Session;

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { adoptOrCreateSchema, dropSchema } from '../../middleware-manager/middleware-manager.migration';
+import { adoptOrCreateSchema, dropSchema } from '../../routing/middleware-manager.migration';
 
 /** Routing-manager tables and default rows; adopts an existing middleware-manager v3 database. */
 export class MiddlewareManager1795322400000 implements MigrationInterface {

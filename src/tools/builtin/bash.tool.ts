@@ -3,7 +3,6 @@ import { ChildProcessByStdio, spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { NUL_MESSAGE } from '../../common/text-input.guard';
 import { insideSessionDirectory } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
@@ -195,7 +194,7 @@ export const bashTool = defineTool({
     `cut after ${BASH_MAX_OUTPUT} characters. Use the dedicated read/write/edit/glob/grep tools for files;`,
     'give a short `description` (5-10 words) of what the command does.',
   ].join(' '),
-  parameters: z.object({
+  parameters: (z) => z.object({
     command: z.string().describe('The command to execute'),
     timeout: z.number().int().positive().optional().describe('Optional timeout in milliseconds'),
     workdir: z.string().optional().describe('Directory to run the command in (default: the session directory)'),

@@ -1,6 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import { confinedPath, displayPath } from '../confinement';
 import { defineTool, ToolError } from '../tool';
 
@@ -26,7 +25,7 @@ export const editTool = defineTool({
     'include enough surrounding lines to make it unique and keep indentation exactly as in the file.',
     'An empty `oldString` creates the file with `newString` as its content.',
   ].join(' '),
-  parameters: z.object({
+  parameters: (z) => z.object({
     filePath: z.string().describe('The path to the file to modify'),
     oldString: z.string().describe('The text to replace'),
     newString: z.string().describe('The text to replace it with (must be different from oldString)'),

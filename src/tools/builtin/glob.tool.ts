@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { confinedPath, displayPath } from '../confinement';
 import { globToRegExp, walkFiles } from '../file-walk';
 import { defineTool } from '../tool';
@@ -11,7 +10,7 @@ export const globTool = defineTool({
   id: 'glob',
   description:
     'Finds files by glob pattern (e.g. "**/*.ts", "src/**/*.{js,jsx}") below `path` (default: the session directory). Returns absolute paths, most recently modified first, at most 100. .git, node_modules and build output are skipped.',
-  parameters: z.object({
+  parameters: (z) => z.object({
     pattern: z.string().describe('The glob pattern to match files against'),
     path: z.string().optional().describe('The directory to search in (default: the session directory)'),
   }),

@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
 import { confinedPath, displayPath } from '../confinement';
 import { globToRegExp, walkFiles } from '../file-walk';
 import { defineTool, ToolError } from '../tool';
@@ -15,7 +14,7 @@ export const grepTool = defineTool({
   id: 'grep',
   description:
     'Searches file contents with a JavaScript regular expression below `path` (default: the session directory), optionally only in files matching the `include` glob (e.g. "*.{ts,tsx}"). Returns matching lines grouped by file, most recently modified files first, at most 100 matches.',
-  parameters: z.object({
+  parameters: (z) => z.object({
     pattern: z.string().describe('The regex pattern to search for in file contents'),
     path: z.string().optional().describe('The directory to search in (default: the session directory)'),
     include: z.string().optional().describe('File pattern to include in the search (e.g. "*.js", "*.{ts,tsx}")'),

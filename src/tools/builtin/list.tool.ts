@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { confinedPath, displayPath } from '../confinement';
 import { globToRegExp, walkFiles } from '../file-walk';
 import { defineTool } from '../tool';
@@ -20,7 +19,7 @@ export const listTool = defineTool({
   id: 'list',
   description:
     'Lists files and directories below `path` (default: the session directory) as a tree, skipping .git, node_modules and build output, at most 100 files. `ignore` takes extra glob patterns to skip. Prefer glob and grep when you know what you are looking for.',
-  parameters: z.object({
+  parameters: (z) => z.object({
     path: z.string().optional().describe('The directory to list (default: the session directory)'),
     ignore: z.array(z.string()).optional().describe('Glob patterns to ignore'),
   }),

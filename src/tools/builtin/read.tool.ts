@@ -1,6 +1,5 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { z } from 'zod';
 import { confinedPath, displayPath } from '../confinement';
 import { defineTool, ToolError } from '../tool';
 
@@ -65,7 +64,7 @@ export const readTool = defineTool({
     `By default it returns up to ${READ_DEFAULT_LIMIT} lines from the start; \`offset\` (0-based line) and \`limit\` read further.`,
     'Lines are returned as `00001| text`; lines longer than 2000 characters are cut. Binary files are refused.',
   ].join(' '),
-  parameters: z.object({
+  parameters: (z) => z.object({
     filePath: z.string().describe('The path to the file to read'),
     offset: z.coerce.number().int().min(0).optional().describe('The line number to start reading from (0-based)'),
     limit: z.coerce.number().int().positive().optional().describe(`The number of lines to read (defaults to ${READ_DEFAULT_LIMIT})`),

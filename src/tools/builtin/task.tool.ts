@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import { defineTool, ToolError } from '../tool';
 
 export const taskTool = defineTool({
   id: 'task',
   description:
     'Launches a subagent in a new child session to handle a complex, multi-step task on its own. Give a short `description` (3-5 words), a complete `prompt` with everything the subagent needs, and the `subagent_type` (an agent name such as "general"). Returns the subagent\'s final answer.',
-  parameters: z.object({
+  parameters: (z) => z.object({
     description: z.string().describe('A short (3-5 words) description of the task'),
     prompt: z.string().describe('The task for the agent to perform'),
     subagent_type: z.string().describe('The type of specialized agent to use for this task'),

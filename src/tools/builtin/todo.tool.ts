@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { defineTool } from '../tool';
 
 export interface TodoItem {
@@ -14,12 +13,13 @@ export interface TodoStore {
   set(sessionID: string, todos: TodoItem[], directory?: string): Promise<TodoItem[]>;
 }
 
-const todoItem = z.object({
+const todoItem = (z: typeof import('zod').z) =>
+  z.object({
   content: z.string().describe('Brief description of the task'),
   status: z.string().describe('Current status of the task: pending, in_progress, completed, cancelled'),
   priority: z.string().describe('Priority level of the task: high, medium, low'),
   id: z.string().describe('Unique identifier for the todo item'),
-});
+  });
 
 function summary(todos: TodoItem[]) {
   return {
@@ -34,7 +34,7 @@ export function todoWriteTool(store: TodoStore) {
     id: 'todowrite',
     description:
       'Replaces the todo list of this session. Use it to plan multi-step work and track progress: mark one item in_progress at a time and mark items completed as soon as they are done.',
-    parameters: z.object({ todos: z.array(todoItem).describe('The updated todo list') }),
+    parameters: (z) => z.object({ todos: z.array(todoItem(z)).describe('The updated todo list') }),
     async execute(args, ctx) {
       return summary(await store.set(ctx.sessionID, args.todos, ctx.directory));
     },
@@ -45,7 +45,7 @@ export function todoReadTool(store: TodoStore) {
   return defineTool({
     id: 'todoread',
     description: 'Reads the todo list of this session.',
-    parameters: z.object({}),
+    parameters: (z) => z.object({}),
     async execute(_args, ctx) {
       return summary(await store.get(ctx.sessionID));
     },

@@ -1,7 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parse } from 'node-html-parser';
-import { z } from 'zod';
 import { isPrivateAddress } from '../../common/private-address';
 import { defineTool, ToolError } from '../tool';
 
@@ -63,7 +62,7 @@ export function webfetchTool(options: { allowPrivate: boolean }) {
     id: 'webfetch',
     description:
       'Fetches content from an http(s) URL and returns it as text, markdown or raw html (`format`). Responses above 5 MB are refused; `timeout` is in seconds (default 30, at most 120). Loopback and private network addresses are refused.',
-    parameters: z.object({
+    parameters: (z) => z.object({
       url: z.string().describe('The URL to fetch content from'),
       format: z.enum(['text', 'markdown', 'html']).describe('The format to return the content in (text, markdown, or html)'),
       timeout: z.number().positive().optional().describe('Optional timeout in seconds (max 120)'),

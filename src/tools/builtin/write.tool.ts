@@ -1,6 +1,5 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import { confinedPath, displayPath } from '../confinement';
 import { defineTool } from '../tool';
 
@@ -8,7 +7,7 @@ export const writeTool = defineTool({
   id: 'write',
   description:
     'Writes a file to the local filesystem, creating parent directories and overwriting an existing file. `filePath` is absolute or relative to the session directory. Prefer `edit` for changes to existing files.',
-  parameters: z.object({
+  parameters: (z) => z.object({
     content: z.string().describe('The content to write to the file'),
     filePath: z.string().describe('The path to the file to write'),
   }),

@@ -1,0 +1,74 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import type { components } from '../../api/schema';
+import type { MutationConfig } from '../../lib/reactQuery';
+
+export type Organization = components['schemas']['OrganizationView'];
+export type ApiKey = components['schemas']['ApiKeyView'];
+export type CreatedKey = components['schemas']['CreatedApiKey'];
+
+/** Query keys of the API keys page; a change refreshes everything under `all`. */
+export const organizationKeys = {
+  all: ['organizations'] as const,
+  keys: (id: string) => ['organizations', id, 'keys'] as const,
+};
+
+export const organizationsQuery = () =>
+  queryOptions({
+    queryKey: organizationKeys.all,
+    queryFn: async () => unwrap(await api.GET('/keel/organizations')),
+  });
+
+export const organizationKeysQuery = (id: string) =>
+  queryOptions({
+    queryKey: organizationKeys.keys(id),
+    queryFn: async () => unwrap(await api.GET('/keel/organizations/{id}/keys', { params: { path: { id } } })),
+  });
+
+export const useOrganizations = () => useQuery(organizationsQuery());
+export const useOrganizationKeys = (id: string) => useQuery(organizationKeysQuery(id));
+
+/** A mutation of the page: on success the organizations and their keys are asked for again. */
+function useOrganizationMutation<V, R>(run: (variables: V) => Promise<R>, config: MutationConfig<V, R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...config,
+    mutationFn: run,
+    onSuccess: (...args) => {
+      const done = config.onSuccess?.(...args);
+      void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+      return done;
+    },
+  });
+}
+
+export const useCreateOrganization = (config: MutationConfig<string, Organization> = {}) =>
+  useOrganizationMutation(
+    async (name: string) => unwrap(await api.POST('/keel/organizations', { body: { name } })),
+    config,
+  );
+
+export const useDeleteOrganization = (id: string, config: MutationConfig<void, unknown> = {}) =>
+  useOrganizationMutation(
+    async () => unwrap(await api.DELETE('/keel/organizations/{id}', { params: { path: { id } } })),
+    config,
+  );
+
+/** Creates a key; the answer holds the key itself, shown once. */
+export const useCreateApiKey = (id: string, config: MutationConfig<string, CreatedKey> = {}) =>
+  useOrganizationMutation(
+    async (name: string) =>
+      unwrap(await api.POST('/keel/organizations/{id}/keys', { params: { path: { id } }, body: { name } })),
+    config,
+  );
+
+export const useRevokeApiKey = (id: string, config: MutationConfig<ApiKey, unknown> = {}) =>
+  useOrganizationMutation(
+    async (key: ApiKey) =>
+      unwrap(
+        await api.DELETE('/keel/organizations/{id}/keys/{keyId}', {
+          params: { path: { id, keyId: key.id } },
+        }),
+      ),
+    config,
+  );

@@ -1,0 +1,219 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Group, Modal, ScrollArea, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { matchPath, useLocation, useNavigate } from 'react-router-dom';
+import { errorMessage } from '../api/client';
+import { middlewaresQuery } from '../routing/api/definitions';
+import { resourcesQuery } from '../routing/api/resources';
+import { abortSession, runCommand, shareSession } from '../sessions/api/sessions';
+import { SearchIcon } from './icons';
+import { paletteCommandsQuery, paletteDocumentsQuery, paletteSessionsQuery } from './api/palette';
+
+export interface PaletteItem {
+  kind: 'Page' | 'Session' | 'Resource' | 'Middleware' | 'Document' | 'Command';
+  label: string;
+  hint?: string;
+  run: () => void;
+}
+
+/**
+ * Ctrl/Cmd+K: go to any page, session, resource, middleware or document by name, or run a command
+ * in the session on screen. What it searches is fetched when it opens (and cached like every query).
+ */
+export function CommandPalette({ pages }: { pages: { label: string; to: string }[] }) {
+  const [opened, setOpened] = useState(false);
+  const [search, setSearch] = useState('');
+  const [active, setActive] = useState(0);
+  const navigate = useNavigate();
+  const location = useLocation();
+  useHotkeys([['mod+K', () => setOpened((o) => !o)]], []);
+  useEffect(() => {
+    const open = () => setOpened(true);
+    window.addEventListener('keel-open-palette', open);
+    return () => window.removeEventListener('keel-open-palette', open);
+  }, []);
+
+  const onSession = matchPath('/sessions/:sessionID', location.pathname);
+  const sessionID = onSession?.params.sessionID;
+  const directory = new URLSearchParams(location.search).get('directory') ?? '';
+  const inSession = !!sessionID && !['terminal', 'files'].includes(sessionID) && !!directory;
+
+  const sessions = useQuery({ ...paletteSessionsQuery(), enabled: opened });
+  const resources = useQuery({ ...resourcesQuery(), enabled: opened });
+  const middlewares = useQuery({ ...middlewaresQuery(), enabled: opened });
+  const documents = useQuery({ ...paletteDocumentsQuery(), enabled: opened });
+  const commands = useQuery({ ...paletteCommandsQuery(directory), enabled: opened && inSession });
+
+  const close = () => {
+    setOpened(false);
+    setSearch('');
+    setActive(0);
+  };
+  const items: PaletteItem[] = useMemo(() => {
+    const go = (to: string) => () => void navigate(to);
+    const out: PaletteItem[] = pages.map((p) => ({ kind: 'Page', label: p.label, run: go(p.to) }));
+    if (inSession) {
+      const act = (label: string, call: () => Promise<unknown>) => () =>
+        void call().then(
+          () => notifications.show({ color: 'teal', message: `${label}: done` }),
+          (error: unknown) =>
+            notifications.show({ color: 'red', title: label, message: errorMessage(error) }),
+        );
+      out.push(
+        {
+          kind: 'Command',
+          label: 'Share this session',
+          run: act('Share', () => shareSession(directory, sessionID)),
+        },
+        {
+          kind: 'Command',
+          label: 'Abort this session',
+          run: act('Abort', () => abortSession(directory, sessionID)),
+        },
+        {
+          kind: 'Command',
+          label: 'Files of this project',
+          run: go(
+            `/sessions/files?directory=${encodeURIComponent(directory)}&session=${encodeURIComponent(sessionID)}`,
+          ),
+        },
+        {
+          kind: 'Command',
+          label: 'Terminal in this project',
+          run: go(`/sessions/terminal?directory=${encodeURIComponent(directory)}`),
+        },
+      );
+      for (const c of commands.data ?? [])
+        out.push({
+          kind: 'Command',
+          label: `/${c.name}`,
+          hint: c.description ?? undefined,
+          run: act(`/${c.name}`, () => runCommand(directory, sessionID, c.name, '')),
+        });
+    }
+    for (const s of sessions.data ?? [])
+      out.push({
+        kind: 'Session',
+        label: s.title,
+        hint: s.directory,
+        run: go(`/sessions/${s.id}?directory=${encodeURIComponent(s.directory)}`),
+      });
+    for (const r of resources.data ?? [])
+      out.push({
+        kind: 'Resource',
+        label: r.host,
+        run: go(`/routing/resources/${encodeURIComponent(r.id)}`),
+      });
+    for (const m of middlewares.data ?? [])
+      out.push({
+        kind: 'Middleware',
+        label: m.name,
+        hint: m.type,
+        run: go(`/routing/middlewares/${encodeURIComponent(m.id)}`),
+      });
+    for (const d of documents.data ?? [])
+      out.push({
+        kind: 'Document',
+        label: d.title || d.id,
+        run: go(`/memory/documents/${encodeURIComponent(d.id)}`),
+      });
+    return out;
+  }, [
+    pages,
+    inSession,
+    directory,
+    sessionID,
+    commands.data,
+    sessions.data,
+    resources.data,
+    middlewares.data,
+    documents.data,
+    navigate,
+  ]);
+
+  const needle = search.trim().toLowerCase();
+  const shown = (
+    needle
+      ? items.filter((i) => `${i.kind} ${i.label} ${i.hint ?? ''}`.toLowerCase().includes(needle))
+      : items
+  ).slice(0, 50);
+  const choose = (item: PaletteItem | undefined) => {
+    if (!item) return;
+    close();
+    item.run();
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      withCloseButton={false}
+      size="lg"
+      yOffset="10vh"
+      padding="xs"
+      title="Command palette"
+      // The title names the dialog (aria-labelledby) without taking a row above the search box.
+      styles={{ header: { display: 'none' } }}
+    >
+      <TextInput
+        aria-label="Go to or run"
+        placeholder="Go to a page, session, resource, middleware, document… or run a command"
+        leftSection={<SearchIcon />}
+        value={search}
+        data-autofocus
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setActive(0);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setActive((a) => Math.min(a + 1, shown.length - 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(a - 1, 0));
+          } else if (e.key === 'Enter') {
+            e.preventDefault();
+            choose(shown[active]);
+          }
+        }}
+      />
+      <ScrollArea.Autosize mah="55vh" mt="xs" type="auto">
+        <div role="listbox" aria-label="Results">
+          {shown.length === 0 && (
+            <Text size="sm" className="keel-muted" p="xs">
+              Nothing matches “{search}”.
+            </Text>
+          )}
+          {shown.map((item, i) => (
+            <UnstyledButton
+              key={`${item.kind}:${item.label}:${item.hint ?? ''}:${i}`}
+              role="option"
+              aria-selected={i === active}
+              data-active={i === active || undefined}
+              className="keel-row-button"
+              onMouseEnter={() => setActive(i)}
+              onClick={() => choose(item)}
+            >
+              <Group gap="xs" wrap="nowrap">
+                <Badge size="xs" variant="light" color="gray" w={84} style={{ flexShrink: 0 }}>
+                  {item.kind}
+                </Badge>
+                <Text size="sm" truncate>
+                  {item.label}
+                </Text>
+                {item.hint && (
+                  <Text size="xs" className="keel-muted" truncate ml="auto">
+                    {item.hint}
+                  </Text>
+                )}
+              </Group>
+            </UnstyledButton>
+          ))}
+        </div>
+      </ScrollArea.Autosize>
+    </Modal>
+  );
+}

@@ -1,0 +1,110 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Authenticator } from '../common/auth.middleware';
+import { readCookie, SESSION_COOKIE } from '../common/console-session';
+import { issue, TooManyRequestsError, UnauthorizedError, ValidationError } from '../common/errors';
+import { SIGN_IN_FAILURES, SignInThrottle } from './sign-in-throttle';
+
+export interface ConsoleAuthState {
+  /** Whether the server has a password (without one, every request is let in: loopback only). */
+  passwordRequired: boolean;
+  /** Whether this request is signed in: the console's cookie, or the password itself. */
+  signedIn: boolean;
+  /** When the console sign-in ends (ms since the epoch), when signed in by cookie. */
+  expiresAt?: number;
+}
+
+const AUTH_STATE_SCHEMA = {
+  type: 'object',
+  required: ['passwordRequired', 'signedIn'],
+  properties: {
+    passwordRequired: { type: 'boolean' },
+    signedIn: { type: 'boolean' },
+    expiresAt: { type: 'integer', description: 'End of the console sign-in, milliseconds since the epoch' },
+  },
+};
+
+/**
+ * The console's sign-in (docs/console.md, docs/security.md): the server password once, then an
+ * HttpOnly, SameSite=Strict session cookie that every tab of the console shares until sign-out or
+ * expiry. These three routes are reached without credentials and never answer a challenge; the
+ * origin rules (request-origin.ts) apply to them like to every other route.
+ */
+@ApiTags('console')
+@Controller('keel')
+export class ConsoleAuthController {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly throttle: SignInThrottle,
+  ) {}
+
+  @Get('auth')
+  @ApiOperation({ summary: 'Whether a password is needed, and whether this browser is signed in (never 401)', security: [] })
+  @ApiOkResponse({ description: 'The sign-in state', schema: AUTH_STATE_SCHEMA })
+  state(@Req() req: Request, @Res({ passthrough: true }) res: Response): ConsoleAuthState {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!this.authenticator.passwordRequired) return { passwordRequired: false, signedIn: true };
+    const expiresAt = this.authenticator.cookieSession(req);
+    if (expiresAt !== undefined) return { passwordRequired: true, signedIn: true, expiresAt };
+    return { passwordRequired: true, signedIn: this.authenticator.allowsServerRequest(req) };
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Sign the console in with the server password: sets the session cookie', security: [] })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['password'],
+      properties: { username: { type: 'string', description: 'KEEL_SERVER_USERNAME; "opencode" when left out' }, password: { type: 'string' } },
+    },
+  })
+  @ApiOkResponse({ description: 'Signed in: `Set-Cookie: keel_session=…; HttpOnly; SameSite=Strict; Path=/`', schema: AUTH_STATE_SCHEMA })
+  @ApiUnauthorizedResponse({ description: 'Wrong username or password' })
+  @ApiTooManyRequestsResponse({
+    description: `More than ${SIGN_IN_FAILURES} failed sign-ins from this address in a minute: \`Retry-After\` (and \`data.retryAfter\`) says in how many seconds to try again`,
+  })
+  login(@Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response): ConsoleAuthState {
+    res.setHeader('Cache-Control', 'no-store');
+    const { username, password } = credentials(body);
+    const sessions = this.authenticator.sessions;
+    if (!sessions) return { passwordRequired: false, signedIn: true };
+    // Refused while throttled even with the right password, so a guess cannot be confirmed.
+    const client = req.ip ?? req.socket.remoteAddress ?? '';
+    const wait = this.throttle.retryAfterSeconds(client);
+    if (wait > 0) throw new TooManyRequestsError(`Too many failed sign-ins from this address: try again in ${wait} s`, wait);
+    if (!this.authenticator.checkPassword(username, password)) {
+      this.throttle.failed(client);
+      throw new UnauthorizedError('Wrong username or password');
+    }
+    this.throttle.succeeded(client);
+    const session = sessions.issue();
+    res.setHeader('Set-Cookie', cookie(req, session.token, sessions.lifetimeSeconds));
+    return { passwordRequired: true, signedIn: true, expiresAt: session.expiresAt };
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Sign the console out: ends its session and clears the cookie', security: [] })
+  @ApiNoContentResponse({ description: 'Signed out' })
+  logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): void {
+    this.authenticator.sessions?.revoke(readCookie(req, SESSION_COOKIE));
+    res.setHeader('Set-Cookie', cookie(req, '', 0));
+  }
+}
+
+function credentials(body: unknown): { username: string; password: string } {
+  const input = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (!input) throw new ValidationError([issue([], 'body must be a JSON object {username?, password}')], body);
+  const issues = [];
+  if (typeof input.password !== 'string' || input.password.length > 1024) issues.push(issue(['password'], 'password must be a string of at most 1024 characters'));
+  if (input.username !== undefined && (typeof input.username !== 'string' || input.username.length > 256))
+    issues.push(issue(['username'], 'username must be a string of at most 256 characters'));
+  if (issues.length) throw new ValidationError(issues, { username: input.username });
+  return { username: (input.username as string | undefined) ?? 'opencode', password: input.password as string };
+}
+
+function cookie(req: Request, value: string, maxAgeSeconds: number): string {
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Rows inserted into one table by many requests at once, sent as multi-row INSERTs: up to
+ * `maxInFlight` statements run at a time (each commit waits for its WAL flush, which PostgreSQL shares
+ * between concurrent commits), and the rows that arrive while all are busy go together in the next
+ * one (at most `maxRows`, and within PostgreSQL's 65,535 parameters). Each caller's promise settles
+ * when the statement holding its row has committed. A failed statement of several rows is sent again
+ * row by row, so each caller gets its own row's outcome.
+ */
+export class BatchedInsert {
+  private readonly waiting: { values: unknown[]; settle: (error?: unknown) => void }[] = [];
+  private inFlight = 0;
+  private readonly maxRows: number;
+
+  constructor(
+    private readonly query: (sql: string, parameters: unknown[]) => Promise<unknown>,
+    private readonly table: string,
+    private readonly columns: readonly string[],
+    private readonly dialect: 'postgres' | 'sqlite',
+    private readonly maxInFlight = 1,
+    maxRows = 256,
+  ) {
+    this.maxRows = Math.max(1, Math.min(maxRows, Math.floor(65_535 / columns.length)));
+  }
+
+  insert(values: unknown[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      // The statement's own error, passed on as the driver gave it.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      this.waiting.push({ values, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (this.inFlight < this.maxInFlight) void this.drain();
+    });
+  }
+
+  /** Sends what waits, batch after batch, until nothing does (one of at most `maxInFlight` such loops). */
+  private async drain(): Promise<void> {
+    this.inFlight++;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, this.maxRows);
+        try {
+          await this.send(batch.map((row) => row.values));
+          for (const row of batch) row.settle();
+        } catch (error) {
+          if (batch.length === 1) batch[0].settle(error);
+          else
+            for (const row of batch)
+              await this.send([row.values]).then(() => row.settle(), (failure: unknown) => row.settle(failure));
+        }
+      }
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private send(rows: unknown[][]): Promise<unknown> {
+    const width = this.columns.length;
+    const placeholder = this.dialect === 'postgres' ? (n: number) => `$${n}` : () => '?';
+    const tuples = rows.map(
+      (_, r) => `(${this.columns.map((_, c) => placeholder(r * width + c + 1)).join(', ')})`,
+    );
+    const names = this.columns.map((name) => `"${name}"`).join(', ');
+    return this.query(`INSERT INTO "${this.table}" (${names}) VALUES ${tuples.join(', ')}`, rows.flat());
+  }
+}

@@ -1,0 +1,361 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, In, Repository } from 'typeorm';
+import { ConflictError, NotFoundError } from '../../common/errors';
+import { documentId as newId } from '../../common/ids';
+import type { Metadata } from '../documents/memory-document.entity';
+import { memoryView } from '../documents/document-views';
+import { FullTextIndex } from '../search/full-text-index';
+import { matchesExact, matchesFilter } from '../search/metadata-filter';
+import { IngestionStore, Query } from '../store';
+import { containerTagsOf } from '../validation';
+import { ExtractedFact, extractFacts, factKey } from './fact-extractor';
+import { MemoryEntry } from './memory-entry.entity';
+import type { MemoryRelation } from './memory-entry.entity';
+import { KnownMemory, MemoryModel, MemoryModelError } from './memory-model';
+import type {
+  CreateMemoriesBody,
+  CreateMemoriesResponse,
+  ForgetMemoryBody,
+  ForgetMemoryResponse,
+  ListMemoriesBody,
+  ListMemoriesResponse,
+  ProfileBucketsResponse,
+  RestoreMemoryBody,
+  RestoreMemoryResponse,
+  UpdateMemoryBody,
+  UpdateMemoryResponse,
+} from './dto/memory.dto';
+import type { Profile, ProfileBody, ProfilePart, ProfileResponse, SearchMemoriesBody, SearchMemoriesResponse } from '../search/dto/search.dto';
+
+/** The memory a write names, as checked (RestoreMemoryBody is exactly that). */
+type MemorySelection = RestoreMemoryBody;
+
+/** Versions shown around a memory in `/v4/memories/list` history. */
+const HISTORY_SPAN = 20;
+/** Latest memories of a container considered when choosing what the memory model is shown. */
+const KNOWN_SCAN = 1000;
+
+/** What dreaming found in a document, and by which extractor (with the reason when the model was not usable). */
+export interface Extraction {
+  facts: ExtractedFact[];
+  extractor: 'model' | 'deterministic';
+  fallbackReason?: string;
+}
+
+const DEFAULT_BUCKET = { key: 'preferences', description: 'Likes, dislikes and preferences' };
+const BUCKET_SIZE = 20;
+const PREFERENCE = /\b(prefers?|preferred|preference|likes?|loves?|enjoys?|favou?rite|hates?|dislikes?|rather|allergic|vegetarian|vegan)\b/i;
+
+/**
+ * Buckets are sorted without a model: `preferences` by preference wording, any other key by its
+ * words (split at `_`, `:` and `-`) appearing in the fact.
+ */
+function inBucket(key: string, memory: string): boolean {
+  if (key === DEFAULT_BUCKET.key) return PREFERENCE.test(memory);
+  const words = key.toLowerCase().split(/[_:-]+/).filter((w) => w.length > 1).map((w) => w.replace(/s$/, ''));
+  const text = memory.toLowerCase();
+  return words.some((w) => new RegExp(`\\b${w}`).test(text));
+}
+
+function significantWords(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]{4,}/g) ?? []).filter((w) => w !== 'user');
+}
+
+interface MemoryRow {
+  id: string;
+  memory: string;
+  version: number;
+  root_memory_id: string | null;
+  document_id: string | null;
+  doc_metadata?: string | null;
+}
+
+/** Memory entries: dreaming (fact extraction and versioning), the profile, and direct memory operations. */
+@Injectable()
+export class MemoriesService {
+  private readonly logger = new Logger('MemoryExtraction');
+
+  constructor(
+    private readonly store: IngestionStore,
+    private readonly model: MemoryModel,
+    private readonly index: FullTextIndex,
+    @InjectRepository(MemoryEntry) private readonly memories: Repository<MemoryEntry>,
+  ) {}
+
+  /**
+   * Store facts for one tag: a repeated fact strengthens the existing one (sourceCount). A fact the
+   * memory model related to a memory `updates` it (new version, old one no longer latest), `extends`
+   * it or `derives` from it (both stay latest; a derived fact is an inference). A deterministic fact
+   * with the same subject as a latest memory updates it; anything else is new.
+   * With `filterByMetadata`, only memories whose source documents match may be related to.
+   */
+  async remember(
+    q: Query,
+    org: string,
+    tag: string,
+    facts: ExtractedFact[],
+    source: { documentId: string | null; metadata?: Metadata; filterByMetadata?: Metadata; forgetAfter?: number | null; forgetReason?: string | null },
+  ): Promise<MemoryEntry[]> {
+    const now = Date.now();
+    const stored: MemoryEntry[] = [];
+    const allowed = (row: MemoryRow) => !source.filterByMetadata || matchesExact(source.filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined);
+    const latest = (where: string, params: unknown[]) =>
+      q<MemoryRow>(
+        `SELECT m.id, m.memory, m.version, m.root_memory_id, m.document_id, d.metadata AS doc_metadata FROM memory_entry m
+         LEFT JOIN memory_document d ON d.id = m.document_id
+         WHERE m.org_id = ? AND m.container_tag = ? AND ${where} AND m.is_latest = ? AND m.is_forgotten = ?`,
+        [org, tag, ...params, true, false],
+      ).then((rows) => rows.filter(allowed));
+    for (const fact of facts) {
+      const candidates = await latest('m.fact_key = ?', [fact.key]);
+      const same = candidates.find((c) => c.memory.toLowerCase() === fact.memory.toLowerCase());
+      if (same) {
+        await q('UPDATE memory_entry SET source_count = source_count + 1, updated_at = ? WHERE id = ? RETURNING id', [now, same.id]);
+        continue;
+      }
+      let parent: MemoryRow | undefined;
+      let relation: MemoryRelation | null = null;
+      if (!fact.link) {
+        parent = candidates[0];
+        relation = parent ? 'updates' : null;
+      } else if (fact.link !== 'new') {
+        // The target may have been updated by another document since the model saw it: then the
+        // fact starts its own chain rather than forking an old version.
+        [parent] = await latest('m.id = ?', [fact.link.memoryId]);
+        relation = parent ? fact.link.relation : null;
+      }
+      const versioned = relation === 'updates';
+      const entry = Object.assign(new MemoryEntry(), {
+        id: newId(),
+        orgId: org,
+        memory: fact.memory,
+        containerTag: tag,
+        factKey: fact.key,
+        documentId: source.documentId,
+        version: versioned ? parent!.version + 1 : 1,
+        isLatest: true,
+        isForgotten: false,
+        isStatic: fact.isStatic,
+        isInference: relation === 'derives',
+        parentMemoryId: parent?.id ?? null,
+        rootMemoryId: versioned ? (parent!.root_memory_id ?? parent!.id) : null,
+        relation,
+        sourceCount: 1,
+        metadata: source.metadata ?? {},
+        forgetAfter: source.forgetAfter ?? null,
+        forgetReason: source.forgetReason ?? null,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies Partial<MemoryEntry>);
+      if (versioned) {
+        await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, parent!.id]);
+        await this.index.unindexMemory(q, parent!.id);
+      }
+      await q(
+        `INSERT INTO memory_entry (id, org_id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
+         parent_memory_id, root_memory_id, relation, source_count, metadata, forget_after, forget_reason, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [entry.id, org, entry.memory, tag, entry.factKey, entry.documentId, entry.version, true, false, entry.isStatic, entry.isInference, entry.parentMemoryId, entry.rootMemoryId, entry.relation, 1, JSON.stringify(entry.metadata), entry.forgetAfter, entry.forgetReason, now, now],
+      );
+      await this.index.indexMemory(q, entry.id);
+      stored.push(entry);
+    }
+    return stored;
+  }
+
+  /**
+   * Facts of the part of a document not dreamed yet: by the memory model when one is configured
+   * (given the container's most relevant latest memories to relate to), else deterministically.
+   * A model failure never fails the document: its facts come from the deterministic extractor and
+   * the reason is returned for the record.
+   */
+  async factsOf(text: string, options: { org: string; conversation: boolean; tag: string; documentId: string; filterByMetadata?: Metadata; filterPrompt?: string }): Promise<Extraction> {
+    const deterministic = () => extractFacts(text, { conversation: options.conversation });
+    if (!this.model.configured || !text.trim()) return { facts: deterministic(), extractor: 'deterministic' };
+    try {
+      const known = await this.knownMemories(options.org, options.tag, text, options.filterByMetadata);
+      const facts = await this.model.extract(text, { conversation: options.conversation, known, filterPrompt: options.filterPrompt });
+      return {
+        extractor: 'model',
+        facts: facts.map((f) => ({ memory: f.memory, key: factKey(f.memory), isStatic: f.isStatic, link: f.relation && f.relatedTo ? { relation: f.relation, memoryId: f.relatedTo } : 'new' })),
+      };
+    } catch (error) {
+      const reason = error instanceof MemoryModelError ? error.message : `memory model failed: ${(error as Error).message}`;
+      this.logger.warn({ msg: 'memory model unusable for this document; deterministic extraction used', documentId: options.documentId, reason });
+      return { facts: deterministic(), extractor: 'deterministic', fallbackReason: reason };
+    }
+  }
+
+  /**
+   * Up to `contextSize` latest memories of the tag, those sharing most words with the text first
+   * (recency breaks ties): a container with thousands of memories cannot all go into one prompt.
+   */
+  private async knownMemories(org: string, tag: string, text: string, filterByMetadata?: Metadata): Promise<KnownMemory[]> {
+    const size = this.model.contextSize;
+    if (size === 0) return [];
+    const rows = (
+      await this.store.query<{ id: string; memory: string; is_static: boolean | number; doc_metadata: string | null }>(
+        `SELECT m.id, m.memory, m.is_static, d.metadata AS doc_metadata FROM memory_entry m LEFT JOIN memory_document d ON d.id = m.document_id
+         WHERE m.org_id = ? AND m.container_tag = ? AND m.is_latest = ? AND m.is_forgotten = ? ORDER BY m.updated_at DESC LIMIT ?`,
+        [org, tag, true, false, KNOWN_SCAN],
+      )
+    ).filter((row) => !filterByMetadata || matchesExact(filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined));
+    const words = new Set(significantWords(text));
+    return rows
+      .map((row, recency) => ({ row, recency, overlap: significantWords(row.memory).filter((w) => words.has(w)).length }))
+      .sort((a, b) => b.overlap - a.overlap || a.recency - b.recency)
+      .slice(0, size)
+      .map(({ row }) => ({ id: row.id, memory: row.memory, isStatic: !!row.is_static }));
+  }
+
+  private visible(m: MemoryEntry, now = Date.now()): boolean {
+    return !m.isForgotten && (m.forgetAfter === null || m.forgetAfter === undefined || m.forgetAfter > now);
+  }
+
+  /**
+   * `POST /v4/profile`: static and dynamic facts of a tag (or only the parts `include` names), the
+   * requested buckets, and a search when `q` is given.
+   */
+  async profile(org: string, body: ProfileBody, search: (body: SearchMemoriesBody) => Promise<SearchMemoriesResponse>): Promise<ProfileResponse> {
+    const { containerTag: tag, q, filters: filter, include, buckets: bucketKeys } = body;
+    const started = Date.now();
+    const latest = (await this.memories.find({ where: { orgId: org, containerTag: tag, isLatest: true, isForgotten: false }, order: { updatedAt: 'DESC' }, take: 500 })).filter(
+      (m) => this.visible(m) && matchesFilter(filter, m.metadata),
+    );
+    // Without `include`, the two classic parts; buckets appear when asked for by either parameter.
+    const parts = new Set<ProfilePart>(include ?? ['static', 'dynamic', ...(bucketKeys ? (['buckets'] as const) : [])]);
+    const profile: Profile = {};
+    if (parts.has('static')) profile.static = latest.filter((m) => m.isStatic).slice(0, 50).map((m) => m.memory);
+    if (parts.has('dynamic')) profile.dynamic = latest.filter((m) => !m.isStatic).slice(0, 20).map((m) => m.memory);
+    if (parts.has('buckets')) {
+      profile.buckets = Object.fromEntries(
+        (bucketKeys ?? [DEFAULT_BUCKET.key]).map((key) => [key, latest.filter((m) => inBucket(key, m.memory)).slice(0, BUCKET_SIZE).map((m) => m.memory)]),
+      );
+    }
+    if (!q) return { profile };
+    const results = await search({ q, containerTag: tag, threshold: body.threshold ?? 0, filters: filter, searchMode: 'memories' });
+    return { profile, searchResults: { results: results.results, total: results.total, timing: Date.now() - started } };
+  }
+
+  /** `POST /v4/profile/buckets`: the buckets a profile can be sorted into (only the default one: buckets are not configurable here). */
+  buckets(): ProfileBucketsResponse {
+    return { buckets: [DEFAULT_BUCKET] };
+  }
+
+  /** `POST /v4/memories`: facts written directly, skipping the pipeline. */
+  async create(org: string, body: CreateMemoriesBody): Promise<CreateMemoriesResponse> {
+    const tag = body.containerTag;
+    const items = body.memories.map((item) => ({
+      fact: { memory: item.content, key: factKey(item.content), isStatic: item.isStatic ?? false },
+      metadata: item.metadata,
+      forgetAfter: item.forgetAfter ? Date.parse(item.forgetAfter) : null,
+      forgetReason: item.forgetReason ?? null,
+    }));
+    const stored = await this.store.transaction(async (q) => {
+      const out: MemoryEntry[] = [];
+      for (const item of items) out.push(...(await this.remember(q, org, tag, [item.fact], { documentId: null, metadata: item.metadata, forgetAfter: item.forgetAfter, forgetReason: item.forgetReason })));
+      return out;
+    });
+    return {
+      documentId: null,
+      memories: stored.map((m) => ({ id: m.id, memory: m.memory, isStatic: m.isStatic, createdAt: new Date(m.createdAt).toISOString(), forgetAfter: m.forgetAfter ? new Date(m.forgetAfter).toISOString() : null, forgetReason: m.forgetReason, metadata: m.metadata ?? {} })),
+    };
+  }
+
+  async list(org: string, body: ListMemoriesBody): Promise<ListMemoriesResponse> {
+    const tags = containerTagsOf(body)!;
+    const { filters: filter } = body;
+    const limit = body.limit ?? 10;
+    const page = body.page ?? 1;
+    const sort = body.sort ?? 'createdAt';
+    const order = body.order ?? 'desc';
+    const all = (await this.memories.find({ where: { orgId: org, containerTag: In(tags), isLatest: true }, order: { [sort]: order.toUpperCase() as 'ASC' | 'DESC', id: 'ASC' } })).filter(
+      (m) => matchesFilter(filter, m.metadata),
+    );
+    const pageItems = all.slice((page - 1) * limit, page * limit);
+    const histories = await Promise.all(pageItems.map((m) => (m.version > 1 ? this.nearbyVersions(m, HISTORY_SPAN) : Promise.resolve([]))));
+    return {
+      memoryEntries: pageItems.map((m, i) => ({
+        ...memoryView(m),
+        spaceId: m.containerTag,
+        orgId: m.orgId,
+        memoryRelations: m.parentMemoryId ? { [m.parentMemoryId]: m.relation ?? 'updates' } : {},
+        temporalContext: null,
+        history: histories[i].map(memoryView),
+        documentIds: m.documentId ? [m.documentId] : [],
+      })),
+      pagination: { currentPage: page, limit, totalItems: all.length, totalPages: Math.ceil(all.length / limit) },
+    };
+  }
+
+  private async select(org: string, body: MemorySelection): Promise<MemoryEntry> {
+    const { containerTag: tag, id, content } = body;
+    const found = id
+      ? await this.memories.findOneBy({ orgId: org, id, containerTag: tag })
+      : await this.memories.findOneBy({ orgId: org, memory: content!, containerTag: tag, isLatest: true });
+    if (!found) throw new NotFoundError('Memory not found');
+    return found;
+  }
+
+  /** `PATCH /v4/memories`: a new version; the old one stays with isLatest=false. */
+  async update(org: string, body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
+    const { newContent, metadata } = body;
+    const old = await this.select(org, body);
+    const forgetAfter = body.forgetAfter === null ? null : typeof body.forgetAfter === 'string' ? Date.parse(body.forgetAfter) : old.forgetAfter;
+    const now = Date.now();
+    const entry = await this.store.transaction(async (q) => {
+      await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, old.id]);
+      await this.index.unindexMemory(q, old.id);
+      const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata, forgetAfter: Number.isNaN(forgetAfter) ? null : forgetAfter, forgetReason: (body.forgetReason as string | null | undefined) ?? old.forgetReason, createdAt: now, updatedAt: now });
+      await q(
+        `INSERT INTO memory_entry (id, org_id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
+         parent_memory_id, root_memory_id, relation, source_count, metadata, forget_after, forget_reason, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [next.id, org, next.memory, next.containerTag, old.factKey, next.documentId, next.version, true, false, next.isStatic, next.isInference, next.parentMemoryId, next.rootMemoryId, 'updates', next.sourceCount, JSON.stringify(next.metadata ?? {}), next.forgetAfter, next.forgetReason, now, now],
+      );
+      await this.index.indexMemory(q, next.id);
+      return next;
+    });
+    return { id: entry.id, memory: entry.memory, version: entry.version, parentMemoryId: entry.parentMemoryId, rootMemoryId: entry.rootMemoryId, createdAt: new Date(now).toISOString(), forgetAfter: entry.forgetAfter ? new Date(entry.forgetAfter).toISOString() : null, forgetReason: entry.forgetReason ?? null, metadata: entry.metadata ?? {} };
+  }
+
+  /** `DELETE /v4/memories`: soft delete (forgotten memories leave search unless asked for). */
+  async forget(org: string, body: ForgetMemoryBody): Promise<ForgetMemoryResponse> {
+    const { reason } = body;
+    const memory = await this.select(org, body);
+    if (memory.isForgotten) throw new ConflictError('Memory already forgotten');
+    await this.store.transaction(async (q) => {
+      await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = ?, updated_at = ? WHERE id = ? RETURNING id', [true, reason ?? memory.forgetReason, Date.now(), memory.id]);
+      await this.index.unindexMemory(q, memory.id);
+    });
+    return { id: memory.id, forgotten: true };
+  }
+
+  /** `POST /v4/memories/restore` (a Keel addition): undo a forget; a latest version returns to search. */
+  async restore(org: string, body: RestoreMemoryBody): Promise<RestoreMemoryResponse> {
+    const memory = await this.select(org, body);
+    if (!memory.isForgotten) throw new ConflictError('Memory is not forgotten');
+    await this.store.transaction(async (q) => {
+      await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = NULL, updated_at = ? WHERE id = ? RETURNING id', [false, Date.now(), memory.id]);
+      if (memory.isLatest) await this.index.indexMemory(q, memory.id);
+    });
+    return { id: memory.id, forgotten: false };
+  }
+
+  async byIds(org: string, ids: string[]): Promise<MemoryEntry[]> {
+    // By primary key, the organization checked here (see SearchService.scoredChunks).
+    return ids.length ? (await this.memories.findBy({ id: In(ids) })).filter((m) => m.orgId === org) : [];
+  }
+
+  /** The versions around one memory in its chain (chains of a much-updated fact can grow long). */
+  async nearbyVersions(m: MemoryEntry, span = 5): Promise<MemoryEntry[]> {
+    const root = m.rootMemoryId ?? m.id;
+    const chain = await this.memories.find({ where: [{ orgId: m.orgId, rootMemoryId: root, version: Between(m.version - span, m.version + span) }, { orgId: m.orgId, id: root }], order: { version: 'ASC' } });
+    return chain.filter((v) => v.id !== m.id && Math.abs(v.version - m.version) <= span);
+  }
+
+  isVisible(m: MemoryEntry): boolean {
+    return this.visible(m);
+  }
+}

@@ -1,0 +1,26 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorBody } from '../documents/dto/document.dto';
+import { ProfileBucketsBody, ProfileBucketsResponse } from './dto/memory.dto';
+import { MemoriesService } from './memories.service';
+import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryBody } from '../validation';
+
+@ApiTags('memory: search')
+@MemoryApiAuth()
+@ApiResponse({ status: 400, type: ErrorBody })
+@ApiResponse({ status: 401, type: ErrorBody })
+@Controller('v4/profile')
+export class ProfileBucketsController {
+  constructor(private readonly memories: MemoriesService) {}
+
+  @Post('buckets')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'profile.buckets', summary: 'Buckets a profile can be sorted into' })
+  @ApiBody({ type: ProfileBucketsBody })
+  @ApiResponse({ status: 200, type: ProfileBucketsResponse })
+  buckets(@MemoryBody() _body: ProfileBucketsBody): ProfileBucketsResponse {
+    // The body is only checked: buckets are not configurable per container tag here.
+    return this.memories.buckets();
+  }
+}

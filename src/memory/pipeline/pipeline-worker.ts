@@ -1,0 +1,438 @@
+import { randomUUID } from 'node:crypto';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Subscription } from 'rxjs';
+import { EventBus } from '../../events/event-bus.service';
+import { Metrics } from '../../observability/metrics.service';
+import { GuardedFetchError, guardedGet } from '../../common/guarded-fetch';
+import { KEEL_SETTINGS } from '../../common/settings';
+import type { KeelSettings } from '../../common/settings';
+import { INGESTION_SETTINGS } from '../ingestion-settings';
+import type { IngestionSettings } from '../ingestion-settings';
+import { MemoriesService } from '../memories/memories.service';
+import { FullTextIndex } from '../search/full-text-index';
+import { OrganizationSettingsService } from '../settings/organization-settings.service';
+import { IngestionStore, Query } from '../store';
+import { chunkText } from './chunker';
+import { EmbeddingProvider } from './embedding-provider';
+import { checkTextLength, ExtractionError, looksLikeHtml, looksLikeJson, plainText } from './extraction';
+import type { Extracted, ExtractionJob } from './extraction';
+import { ExtractionInterrupted, ExtractionSandbox } from './extraction-sandbox';
+import { DOCUMENT_STATUS_EVENT, DocumentStatusEvent, StatusPublisher } from './status-publisher';
+import { UNFINISHED } from '../documents/memory-document.entity';
+import type { Metadata } from '../documents/memory-document.entity';
+
+interface Claim {
+  id: string;
+  /** The document's organization: its settings apply, its memories are written under it. */
+  org_id: string;
+  revision: number;
+  status: string;
+  /** Extractions of this revision started so far, this one included (counted by the claim itself). */
+  extract_attempts: number;
+}
+
+interface DocumentRow {
+  id: string;
+  custom_id: string | null;
+  content: string | null;
+  text_content: string | null;
+  source: string;
+  title: string | null;
+  task_type: string;
+  dreaming: string;
+  container_tag: string | null;
+  metadata: string | null;
+  filter_by_metadata: string | null;
+  dreamed_length: number;
+}
+
+/** The revision changed under us (an append or a PATCH): drop this run, the document is queued again. */
+class Superseded extends Error {}
+
+const SUMMARY_LENGTH = 280;
+/** How often a worker beats, and how long a silent one keeps its claims (PostgreSQL). */
+const BEAT_MS = 2_000;
+const STALE_MS = 6_000;
+/** Rows of workers gone this long are deleted (their claims were handed back long before). */
+const FORGET_WORKER_MS = 60 * 60_000;
+/** `lease_until` of a claim handed back: the epoch, so it sorts before every queued row. */
+const TAKEN_OVER = 0;
+
+const withoutNul = (text: string): string => (text.includes('\0') ? text.replace(/\0/g, '') : text);
+
+/**
+ * In-process workers over the document rows. A row is claimable when `lease_until` has passed:
+ * queued rows carry their enqueue time, claimed rows a lease that each stage renews, finished rows
+ * NULL. So a crash leaves rows whose lease simply runs out, and the next claim resumes them.
+ *
+ * On PostgreSQL, where replicas share the rows, a claim also names its worker (`claimed_by`), and
+ * each process beats in `memory_worker` every BEAT_MS: the claims of a worker silent for STALE_MS
+ * (killed, or cut off) are handed back at once instead of after the lease. Every write of a stage
+ * checks that the claim is still this worker's, so a worker whose claims were taken over stops.
+ * A claim handed back is due at TAKEN_OVER (before every queued row): started work finishes first
+ * instead of behind the whole queue (3,000 queued documents put it 2 minutes back).
+ */
+@Injectable()
+export class PipelineWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('IngestionPipeline');
+  private readonly workerId = randomUUID();
+  private beatTimer?: NodeJS.Timeout;
+  private stopping = false;
+  private slots: Promise<void>[] = [];
+  private waiters: (() => void)[] = [];
+  private subscription?: Subscription;
+  private pollTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: IngestionStore,
+    private readonly index: FullTextIndex,
+    private readonly memories: MemoriesService,
+    private readonly publisher: StatusPublisher,
+    private readonly embeddings: EmbeddingProvider,
+    private readonly events: EventBus,
+    private readonly organization: OrganizationSettingsService,
+    @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
+    @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
+    private readonly metrics: Metrics,
+    private readonly sandbox: ExtractionSandbox,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.metrics.sample('keel_pipeline_queue_depth', 'Documents not yet done or failed (all replicas)', async () => {
+      const [{ n }] = await this.store.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM memory_document WHERE ${UNFINISHED}`);
+      return Number(n);
+    });
+    if (this.store.dialect === 'sqlite') {
+      // One process owns a SQLite file: every lease still held belongs to a previous run of it.
+      const now = Date.now();
+      await this.store.transaction((q) =>
+        q('UPDATE memory_document SET lease_until = CASE WHEN claimed_by IS NULL THEN ? ELSE ? END, claimed_by = NULL WHERE lease_until > ? RETURNING id', [now, TAKEN_OVER, now]),
+      );
+    }
+    this.subscription = this.events.ofType<DocumentStatusEvent>(DOCUMENT_STATUS_EVENT).subscribe((e) => {
+      if (e.payload.properties.status === 'queued') this.wake();
+    });
+    // Rows another replica let lapse, and dynamic dreams coming due, are found by polling.
+    this.pollTimer = setInterval(() => this.wake(), 1000);
+    this.pollTimer.unref();
+    if (this.store.dialect === 'postgres') {
+      await this.beat();
+      this.beatTimer = setInterval(() => void this.beat(), BEAT_MS);
+      this.beatTimer.unref();
+    }
+    this.slots = Array.from({ length: this.settings.concurrency }, () => this.runSlot());
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    // An extraction may run for a minute: it is killed, and its document handed back untouched.
+    this.sandbox.stop();
+    this.subscription?.unsubscribe();
+    clearInterval(this.pollTimer);
+    clearInterval(this.beatTimer);
+    this.wake();
+    await Promise.all(this.slots);
+    if (this.beatTimer) await this.store.query('DELETE FROM memory_worker WHERE id = ?', [this.workerId]).catch(() => undefined);
+  }
+
+  /** Says this worker is alive, and hands back the claims of workers that stopped beating. */
+  private async beat(): Promise<void> {
+    const now = Date.now();
+    try {
+      await this.store.query('INSERT INTO memory_worker (id, beat_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at', [this.workerId, now]);
+      const released = await this.store.transaction(
+        (q) =>
+          q(
+            `UPDATE memory_document SET lease_until = ?, claimed_by = NULL
+             WHERE claimed_by IS NOT NULL AND claimed_by NOT IN (SELECT id FROM memory_worker WHERE beat_at > ?) RETURNING id`,
+            [TAKEN_OVER, now - STALE_MS],
+          ),
+        { relaxed: true },
+      );
+      if (released.length > 0) {
+        this.logger.warn({ msg: 'took over the claims of a pipeline worker that stopped', documents: released.length });
+        this.wake();
+      }
+      await this.store.query('DELETE FROM memory_worker WHERE beat_at < ?', [now - FORGET_WORKER_MS]);
+    } catch (error) {
+      if (!this.stopping) this.logger.warn({ msg: 'pipeline worker beat failed', error: (error as Error).message });
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private async runSlot(): Promise<void> {
+    while (!this.stopping) {
+      let claim: Claim | undefined;
+      try {
+        claim = await this.claim();
+      } catch (error) {
+        if (this.stopping) return;
+        this.logger.error({ msg: 'claim failed', error: (error as Error).message });
+      }
+      if (!claim) {
+        if (!this.stopping) await this.idle();
+        continue;
+      }
+      await this.process(claim);
+      // better-sqlite3 answers synchronously: without a macrotask break a busy queue would starve HTTP.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private lease(): number {
+    return Date.now() + this.settings.leaseMs;
+  }
+
+  /** Atomically take the oldest claimable row (PostgreSQL: SKIP LOCKED, so replicas never share one). */
+  private async claim(): Promise<Claim | undefined> {
+    const now = Date.now();
+    const skip = this.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    // A claim of an unfinished document starts its extraction: counted and committed here, before it
+    // starts, so an extraction that kills the process (or that it dies during) still counts.
+    const rows = await this.store.transaction((q) =>
+      q<Claim>(
+        `UPDATE memory_document SET status = CASE WHEN status = 'done' THEN 'done' ELSE 'extracting' END, lease_until = ?, claimed_by = ?, error = NULL,
+           extract_attempts = CASE WHEN status = 'done' THEN extract_attempts ELSE extract_attempts + 1 END
+         WHERE id = (SELECT id FROM memory_document WHERE lease_until IS NOT NULL AND lease_until <= ? ORDER BY lease_until LIMIT 1${skip})
+         AND lease_until IS NOT NULL AND lease_until <= ?
+         RETURNING id, org_id, revision, status, extract_attempts`,
+        [this.lease(), this.workerId, now, now],
+      ),
+      { relaxed: true },
+    );
+    return rows[0];
+  }
+
+  /**
+   * Persist one transition of the claimed revision and publish it; throws Superseded when the row moved
+   * on or the claim is no longer this worker's. Without `lease_until` in `extra` the lease is renewed.
+   */
+  private async transition(claim: Claim, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string): Promise<void> {
+    const sets = ['status = ?', 'updated_at = ?', ...Object.keys(extra).map((k) => `${k} = ?`)];
+    const params: unknown[] = [status, Date.now(), ...Object.values(extra)];
+    if (dreamingStatus) {
+      sets.push('dreaming_status = ?');
+      params.push(dreamingStatus);
+    }
+    if (!('lease_until' in extra)) {
+      sets.push('lease_until = ?');
+      params.push(this.lease());
+    }
+    const [row] = await this.store.transaction((q) =>
+      q<{ custom_id: string | null; dreaming_status: string }>(
+        `UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`,
+        [...params, claim.id, claim.revision, this.workerId],
+      ),
+      { relaxed: true },
+    );
+    if (!row) throw new Superseded();
+    this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
+  }
+
+  /** Inside a write: the claimed revision must still be current (not deleted, appended to or replaced) and still this worker's. */
+  private async assertCurrent(q: Query, claim: Claim): Promise<void> {
+    const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ? AND claimed_by = ?${this.store.forUpdate}`, [
+      claim.id,
+      claim.revision,
+      this.workerId,
+    ]);
+    if (!current) throw new Superseded();
+  }
+
+  private async load(claim: Claim): Promise<DocumentRow> {
+    const [row] = await this.store.query<DocumentRow>(
+      'SELECT id, custom_id, content, text_content, source, title, task_type, dreaming, container_tag, metadata, filter_by_metadata, dreamed_length FROM memory_document WHERE id = ? AND revision = ?',
+      [claim.id, claim.revision],
+    );
+    if (!row) throw new Superseded();
+    return row;
+  }
+
+  private async process(claim: Claim): Promise<void> {
+    let interrupted = false;
+    try {
+      if (claim.status !== 'done') {
+        this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: null, status: 'extracting', dreamingStatus: 'dreaming' });
+        const { maxAttempts } = this.settings.extraction;
+        if (claim.extract_attempts > maxAttempts) {
+          throw new ExtractionError(`Extraction did not finish in ${maxAttempts} attempts (the server stopped during each); not tried again (KEEL_EXTRACT_MAX_ATTEMPTS)`);
+        }
+        await this.runPipeline(claim);
+      } else await this.dream(claim);
+    } catch (error) {
+      interrupted = error instanceof ExtractionInterrupted;
+      if (error instanceof Superseded || this.stopping) return;
+      const message = error instanceof ExtractionError ? error.message : `Processing failed: ${(error as Error).message}`;
+      if (!(error instanceof ExtractionError)) this.logger.error({ msg: 'document failed', id: claim.id, error: (error as Error).stack });
+      await this.transition(claim, 'failed', { error: message, lease_until: null, claimed_by: null }, 'done').catch(() => undefined);
+      this.metrics.documentsProcessed.inc({ outcome: 'failed' });
+    } finally {
+      // Stopped at a safe point between stages: hand the row back so the next start (or replica) resumes it at once.
+      // An extraction the stop killed is not held against the document: its attempt is given back.
+      if (this.stopping) {
+        const now = Date.now();
+        const refund = interrupted ? ', extract_attempts = extract_attempts - 1' : '';
+        await this.store
+          .transaction((q) =>
+            q(`UPDATE memory_document SET lease_until = ?, claimed_by = NULL${refund} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING id`, [
+              now,
+              claim.id,
+              claim.revision,
+              this.workerId,
+            ]),
+          )
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  /** The name `includeItems`/`excludeItems` patterns apply to: an upload's file name or a URL's path (`/docs/a.md`); other documents have none. */
+  private async itemName(doc: DocumentRow): Promise<string | undefined> {
+    if (doc.source === 'url') {
+      try {
+        const url = new URL(doc.content ?? '');
+        return decodeURIComponent(url.pathname);
+      } catch {
+        return undefined;
+      }
+    }
+    if (doc.source !== 'file') return undefined;
+    const [file] = await this.store.query<{ file_name: string | null }>('SELECT file_name FROM memory_document_file WHERE document_id = ?', [doc.id]);
+    return file?.file_name ?? undefined;
+  }
+
+  /** The document's text: whatever needs a parser is read in the extraction sandbox, never in the server. */
+  private async extract(doc: DocumentRow): Promise<Extracted & { url?: string }> {
+    if (doc.source === 'url') return this.extractPage(doc.content ?? '');
+    if (doc.source === 'file') {
+      const [file] = await this.store.query<{ data: string; file_name: string | null; mime_type: string | null; file_type: string | null }>(
+        'SELECT data, file_name, mime_type, file_type FROM memory_document_file WHERE document_id = ?',
+        [doc.id],
+      );
+      if (!file) throw new ExtractionError('The uploaded file is missing');
+      return this.sandbox.extract({ source: 'file', data: Buffer.from(file.data, 'base64'), name: file.file_name, mime: file.mime_type, fileType: file.file_type });
+    }
+    const content = doc.content ?? '';
+    if (doc.source === 'text' && (looksLikeHtml(content) || looksLikeJson(content))) return this.sandbox.extract({ source: 'text', content });
+    // Plain text and markdown, and conversations (text Keel rendered itself), need no parser: only the
+    // output bound applies. Sending them to the extraction process cost a third of the pipeline's throughput.
+    checkTextLength(content, this.settings.extraction);
+    return doc.source === 'conversation' ? { text: content, type: 'text' } : plainText(content);
+  }
+
+  /** Fetch a URL with size, time and redirect caps and no private addresses, then read what came back. */
+  private async extractPage(address: string): Promise<Extracted & { url: string }> {
+    const limits = { maxBytes: this.settings.fetchMaxBytes, timeoutMs: this.settings.fetchTimeoutMs, maxRedirects: this.settings.fetchMaxRedirects, allowPrivate: this.keel.allowPrivateFetch };
+    const { url, response, body } = await guardedGet(address, limits, 'text/html,application/pdf,text/*,*/*;q=0.5').catch((error: unknown) => {
+      throw error instanceof GuardedFetchError ? new ExtractionError(error.message) : error;
+    });
+    const status = response.statusCode ?? 0;
+    if (status >= 400) throw new ExtractionError(`Fetching ${url.href} answered HTTP ${status}`);
+    const page: ExtractionJob = {
+      source: 'page',
+      data: body,
+      name: url.pathname.split('/').pop() || null,
+      mime: String(response.headers['content-type'] ?? '').split(';')[0].trim() || null,
+    };
+    const extracted = await this.sandbox.extract(page);
+    return { ...extracted, title: extracted.title ?? url.href, url: url.href };
+  }
+
+  private async runPipeline(claim: Claim): Promise<void> {
+    const doc = await this.load(claim);
+    const rules = await this.organization.ingestionRules(claim.org_id);
+    const name = await this.itemName(doc);
+    const refusal = name === undefined ? undefined : rules.refusal(name);
+    if (refusal) throw new ExtractionError(`Not ingested: ${refusal}`);
+    const extracted = await this.extract(doc);
+    // Files and fetched pages may carry NUL bytes (binary debris, UTF-16 read as UTF-8). They are not
+    // text, and PostgreSQL cannot store them: dropped here, where the client typed nothing (its own
+    // fields with a NUL are refused with a 400).
+    const text = withoutNul(extracted.text).trim();
+    if (!text) throw new ExtractionError('No text could be extracted from the content');
+    const summary = text.replace(/\s+/g, ' ').slice(0, SUMMARY_LENGTH);
+    await this.transition(claim, 'chunking', {
+      text_content: text,
+      title: doc.title ?? (extracted.title === undefined ? undefined : withoutNul(extracted.title)) ?? summary.split(/(?<=[.!?])\s/)[0].slice(0, 120),
+      summary,
+      type: extracted.type,
+      ...(extracted.url ? { url: extracted.url } : {}),
+      ...(doc.source === 'file' ? { content: text } : {}),
+    });
+    if (this.stopping) return;
+    const chunks = chunkText(text, rules.chunking);
+    const now = Date.now();
+    await this.store.transaction(async (q) => {
+      await this.assertCurrent(q, claim);
+      await this.index.deleteChunks(q, claim.id);
+      for (let i = 0; i < chunks.length; i += 100) {
+        const slice = chunks.slice(i, i + 100);
+        await q(
+          `INSERT INTO memory_chunk (document_id, position, content, start_offset, end_offset, created_at) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          slice.flatMap((c) => [claim.id, c.position, c.content, c.start, c.end, now]),
+        );
+      }
+    }, { relaxed: true });
+    await this.transition(claim, 'embedding');
+    if (this.embeddings.configured) await this.embedChunks(claim);
+    if (this.stopping) return;
+    await this.transition(claim, 'indexing');
+    await this.store.transaction(
+      async (q) => {
+        await this.assertCurrent(q, claim);
+        await this.index.indexChunks(q, claim.id);
+      },
+      { relaxed: true },
+    );
+    const superrag = doc.task_type === 'superrag';
+    const instant = doc.dreaming === 'instant';
+    // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
+    const grouped = !instant && (doc.custom_id !== null || doc.source === 'conversation');
+    const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
+    // An instant dream goes on under this claim; otherwise the row is handed back until its dream is due.
+    const dreamsNow = instant && !superrag;
+    await this.transition(claim, 'done', { lease_until: dreamAt, claimed_by: dreamsNow ? this.workerId : null }, superrag ? 'done' : 'dreaming');
+    this.metrics.documentsProcessed.inc({ outcome: 'done' });
+    if (dreamsNow && !this.stopping) await this.dream({ ...claim, status: 'done' });
+  }
+
+  /** Vectors for every chunk of the document (stored as JSON; search compares them in process). */
+  private async embedChunks(claim: Claim): Promise<void> {
+    const chunks = await this.store.query<{ id: number; content: string }>('SELECT id, content FROM memory_chunk WHERE document_id = ? ORDER BY position', [claim.id]);
+    const vectors = await this.embeddings.embed(chunks.map((c) => c.content));
+    await this.store.transaction(async (q) => {
+      await this.assertCurrent(q, claim);
+      for (let i = 0; i < chunks.length; i++) await q('UPDATE memory_chunk SET embedding = ? WHERE id = ? RETURNING id', [JSON.stringify(vectors[i]), chunks[i].id]);
+    }, { relaxed: true });
+  }
+
+  private async dream(claim: Claim): Promise<void> {
+    const doc = await this.load(claim);
+    const text = doc.text_content ?? '';
+    const fresh = text.slice(Math.min(doc.dreamed_length, text.length));
+    const tag = doc.container_tag ?? 'sm_project_default';
+    const parse = (v: string | null) => (v ? (JSON.parse(v) as Metadata) : undefined);
+    const { filterPrompt } = await this.organization.ingestionRules(claim.org_id);
+    const extraction = await this.memories.factsOf(fresh, { org: claim.org_id, conversation: doc.source === 'conversation', tag, documentId: doc.id, filterByMetadata: parse(doc.filter_by_metadata), filterPrompt });
+    await this.store.transaction(async (q) => {
+      await this.assertCurrent(q, claim);
+      await this.memories.remember(q, claim.org_id, tag, extraction.facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
+      await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, claimed_by = NULL, updated_at = ? WHERE id = ? RETURNING id', [
+        text.length,
+        'done',
+        Date.now(),
+        claim.id,
+      ]);
+    }, { relaxed: true });
+    this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done', memoryExtractor: extraction.extractor, extractionFallback: extraction.fallbackReason });
+  }
+}

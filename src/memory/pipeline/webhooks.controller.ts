@@ -1,0 +1,25 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorBody } from '../documents/dto/document.dto';
+import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryQuery } from '../validation';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { Org } from '../organizations/org.decorator';
+import { WebhookDeliveriesQuery, WebhookOutboxResponse } from './dto/webhook.dto';
+
+/** Keel addition: the webhook outbox (deliveries not yet accepted by their receiver), for the console. */
+@ApiTags('memory: webhooks')
+@MemoryApiAuth()
+@ApiResponse({ status: 400, type: ErrorBody })
+@ApiResponse({ status: 401, type: ErrorBody })
+@Controller('v3/webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhookDispatcher) {}
+
+  @Get('deliveries')
+  @ApiOperation({ operationId: 'webhooks.deliveries', summary: 'Webhook deliveries waiting or retrying (Keel addition)' })
+  @ApiResponse({ status: 200, type: WebhookOutboxResponse })
+  deliveries(@Org() org: string, @MemoryQuery() query: WebhookDeliveriesQuery): Promise<WebhookOutboxResponse> {
+    return this.webhooks.outbox(org, query.documentId);
+  }
+}

@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { NotFoundError } from '../../common/errors';
+import { MemoryChunk } from '../documents/memory-chunk.entity';
+import { MemoryDocument } from '../documents/memory-document.entity';
+import { MemoryEntry } from '../memories/memory-entry.entity';
+import { MemoriesService } from '../memories/memories.service';
+import { containerTagsOf } from '../validation';
+import { FullTextIndex, IndexHit, queryTerms, termCoverage } from './full-text-index';
+import { cosine, EmbeddingProvider } from '../pipeline/embedding-provider';
+import { FilterExpression, matchesFilter } from './metadata-filter';
+import { VectorIndex } from './vector-index';
+import type { DocumentHit, MemoryHit, SearchDocumentsBody, SearchDocumentsResponse, SearchInclude, SearchMemoriesBody, SearchMemoriesResponse } from './dto/search.dto';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface ScoredChunk {
+  chunk: MemoryChunk;
+  doc: MemoryDocument;
+  score: number;
+}
+
+/**
+ * Similarity in 0..1 from full-text hits: the share of query terms a hit contains, blended with
+ * its rank relative to the best hit (BM25 / ts_rank are unbounded and not comparable across queries).
+ */
+function similarity(terms: string[], text: string, rank: number, best: number): number {
+  const relative = best > 0 ? Math.max(0, rank) / best : 1;
+  return Math.round((0.3 + 0.5 * termCoverage(terms, text) + 0.2 * relative) * 1000) / 1000;
+}
+
+/** Retrieval over the full-text indexes and, with an embedding provider, the vector index; never waits for the pipeline. */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly index: FullTextIndex,
+    private readonly memories: MemoriesService,
+    private readonly embeddings: EmbeddingProvider,
+    private readonly vectors: VectorIndex,
+    @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
+    @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
+  ) {}
+
+  /** The query's vector, when an embedding provider is configured and answers (search degrades to full text otherwise). */
+  private async queryVector(q: string): Promise<number[] | undefined> {
+    if (!this.embeddings.configured) return undefined;
+    try {
+      return (await this.embeddings.embed([q]))[0];
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Cosine similarity of each chunk to the query, from its stored vector: exact, whichever engine
+   * found it (usearch compares int8-quantized copies).
+   */
+  private async semanticScores(vector: number[], ids: number[]): Promise<Map<number, number>> {
+    const stored = await this.chunks.find({ where: { id: In(ids) }, select: { id: true, embedding: true } });
+    return new Map(stored.filter((c) => c.embedding).map((c) => [c.id, cosine(vector, JSON.parse(c.embedding!) as number[])]));
+  }
+
+  private async scoredChunks(org: string, q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
+    const terms = queryTerms(q);
+    const pool = Math.min(500, limit * (filter ? 20 : 3));
+    const [hits, vector] = await Promise.all([this.index.searchChunks(org, terms, tags, pool, 1, documentId), this.queryVector(q)]);
+    const ranks = new Map(hits.map((h) => [Number(h.id), Number(h.rank)]));
+    const ids = new Set(ranks.keys());
+    if (vector && !documentId) for (const hit of await this.vectors.nearest(vector, tags, pool, org)) ids.add(hit.id);
+    if (!ids.size) return [];
+    const [chunks, semantic] = await Promise.all([
+      this.chunks.find({ where: { id: In([...ids]) }, select: { id: true, documentId: true, position: true, content: true } }),
+      vector ? this.semanticScores(vector, [...ids]) : Promise.resolve(undefined),
+    ]);
+    // Only the organization's documents: a chunk of another one is dropped here whatever found it. The
+    // documents are read by primary key and their organization checked here: with `org_id = ?` in the
+    // query SQLite walks the organization's index (every row of a one-organization server) instead.
+    const docs = (
+      await this.documents.find({
+        where: { id: In([...new Set(chunks.map((c) => c.documentId))]) },
+        select: { id: true, orgId: true, customId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true, containerTags: true, status: true, filepath: true },
+      })
+    ).filter((d) => d.orgId === org);
+    const byDoc = new Map(docs.map((d) => [d.id, d]));
+    const best = Math.max(0, ...ranks.values());
+    const out: ScoredChunk[] = [];
+    for (const chunk of chunks) {
+      const doc = byDoc.get(chunk.documentId);
+      if (!doc || (documentId && chunk.documentId !== documentId) || !matchesFilter(filter, doc.metadata)) continue;
+      // The vector index learns of a document's new tags only when it is reprocessed: tags are checked here.
+      if (tags?.length && !doc.containerTags?.some((t) => tags.includes(t))) continue;
+      const rank = ranks.get(chunk.id);
+      const lexical = rank === undefined ? 0 : similarity(terms, chunk.content, rank, best);
+      // Hybrid: lexical and vector similarity weigh the same when both exist.
+      const cos = semantic?.get(chunk.id);
+      const score = cos === undefined ? lexical : Math.round((0.5 * lexical + 0.5 * Math.max(0, cos)) * 1000) / 1000;
+      out.push({ chunk, doc, score });
+    }
+    return out.sort((a, b) => b.score - a.score);
+  }
+
+  /** `POST /v3/search`: chunks grouped by document. */
+  async documentsSearch(org: string, body: SearchDocumentsBody): Promise<SearchDocumentsResponse> {
+    const started = Date.now();
+    const { q, docId, filters: filter } = body;
+    const tags = containerTagsOf(body);
+    const chunkThreshold = body.chunkThreshold ?? 0;
+    const includeFullDocs = body.includeFullDocs ?? false;
+    const includeSummary = body.includeSummary ?? false;
+    const limit = body.limit ?? 10;
+    const onlyMatching = body.onlyMatchingChunks ?? true;
+    if (docId && !(await this.documents.existsBy({ orgId: org, id: docId }))) throw new NotFoundError('Document not found');
+    const scored = (await this.scoredChunks(org, q, tags, limit * 2, filter, docId)).filter((s) => s.score >= chunkThreshold);
+    const groups = new Map<string, ScoredChunk[]>();
+    for (const s of scored) groups.set(s.doc.id, [...(groups.get(s.doc.id) ?? []), s]);
+    const results: DocumentHit[] = [];
+    for (const [id, group] of [...groups].slice(0, limit)) {
+      const doc = group[0].doc;
+      let chunks = group.map((s) => ({ content: s.chunk.content, isRelevant: true, score: s.score, position: s.chunk.position }));
+      if (!onlyMatching) {
+        const positions = new Set(group.flatMap((s) => [s.chunk.position - 1, s.chunk.position + 1]));
+        const neighbours = await this.chunks.findBy({ documentId: id, position: In([...positions]) });
+        const seen = new Set(group.map((s) => s.chunk.position));
+        chunks = [...chunks, ...neighbours.filter((n) => !seen.has(n.position)).map((n) => ({ content: n.content, isRelevant: false, score: 0, position: n.position }))].sort((a, b) => a.position - b.position);
+      }
+      const full = includeFullDocs ? await this.documents.findOne({ where: { orgId: org, id }, select: { id: true, content: true } }) : null;
+      results.push({
+        documentId: id,
+        title: doc.title ?? null,
+        type: doc.type,
+        metadata: doc.metadata ?? {},
+        score: group[0].score,
+        createdAt: iso(doc.createdAt),
+        updatedAt: iso(doc.updatedAt),
+        ...(includeSummary ? { summary: doc.summary ?? null } : {}),
+        ...(includeFullDocs ? { content: full?.content ?? null } : {}),
+        chunks: chunks.map(({ content, isRelevant, score }) => ({ content, isRelevant, score })),
+      });
+    }
+    return { results, timing: Date.now() - started, total: results.length };
+  }
+
+  /** `POST /v4/search`: memories, chunks (documents) or both (hybrid). */
+  async memorySearch(org: string, body: SearchMemoriesBody): Promise<SearchMemoriesResponse> {
+    const started = Date.now();
+    const { q, filters: filter } = body;
+    const tags = containerTagsOf(body);
+    const mode = body.searchMode ?? 'memories';
+    const threshold = body.threshold ?? 0.6;
+    const limit = body.limit ?? 10;
+    const include = body.include ?? {};
+    // Memories and chunks are independent lookups: on PostgreSQL they run on two connections at once.
+    const [memories, scored] = await Promise.all([
+      mode !== 'documents' ? this.memoryResults(org, q, tags, limit, threshold, filter, include) : Promise.resolve([]),
+      mode !== 'memories' || include.chunks === true ? this.scoredChunks(org, q, tags, limit, filter) : Promise.resolve(undefined),
+    ]);
+    const results: MemoryHit[] = [...memories];
+    if (scored) {
+      const chunks = scored.filter((s) => s.score >= threshold);
+      results.push(
+        ...chunks.map((s) => ({
+          id: String(s.chunk.id),
+          chunk: s.chunk.content,
+          similarity: s.score,
+          metadata: s.doc.metadata ?? {},
+          updatedAt: iso(s.doc.updatedAt),
+          filepath: s.doc.filepath ?? null,
+          documents: [{ id: s.doc.id, title: s.doc.title ?? null, type: s.doc.type, metadata: s.doc.metadata ?? {}, ...(include.summaries ? { summary: s.doc.summary } : {}), createdAt: iso(s.doc.createdAt), updatedAt: iso(s.doc.updatedAt) }],
+        })),
+      );
+    }
+    const top = results.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
+    return { results: top, timing: Date.now() - started, total: top.length };
+  }
+
+  private async memoryResults(org: string, q: string, tags: string[] | undefined, limit: number, threshold: number, filter: FilterExpression | undefined, include: SearchInclude): Promise<MemoryHit[]> {
+    const terms = queryTerms(q);
+    const hits: IndexHit[] = await this.index.searchMemories(org, terms, tags, Math.min(500, limit * (filter ? 20 : 3)), 1, include.forgottenMemories === true);
+    if (!hits.length) return [];
+    const entries = new Map((await this.memories.byIds(org, hits.map((h) => String(h.id)))).map((m) => [m.id, m]));
+    const best = Math.max(...hits.map((h) => Number(h.rank)));
+    const scored: { m: MemoryEntry; score: number }[] = [];
+    for (const hit of hits) {
+      const m = entries.get(String(hit.id));
+      if (!m || !m.isLatest || (!include.forgottenMemories && !this.memories.isVisible(m)) || !matchesFilter(filter, m.metadata)) continue;
+      const score = similarity(terms, m.memory, Number(hit.rank), best) * (m.isInference ? 0.8 : 1);
+      if (score >= threshold) scored.push({ m, score: Math.round(score * 1000) / 1000 });
+    }
+    scored.sort((a, b) => b.score - a.score);
+    const top = scored.slice(0, limit);
+    const chains = await Promise.all(top.map((s) => (s.m.version > 1 ? this.memories.nearbyVersions(s.m) : Promise.resolve([]))));
+    const docIds = [...new Set(top.map((s) => s.m.documentId).filter((d): d is string => !!d))];
+    // By primary key, the organization checked here (see scoredChunks).
+    const docs = include.documents && docIds.length ? new Map((await this.documents.find({ where: { id: In(docIds) }, select: { id: true, orgId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true } })).filter((d) => d.orgId === org).map((d) => [d.id, d])) : undefined;
+    return top.map(({ m, score }, i) => {
+      const chain = chains[i];
+      const doc = m.documentId ? docs?.get(m.documentId) : undefined;
+      return {
+        id: m.id,
+        memory: m.memory,
+        similarity: score,
+        metadata: m.metadata ?? {},
+        updatedAt: iso(m.updatedAt),
+        version: m.version,
+        isAggregated: false,
+        context: {
+          parents: chain.filter((v) => v.version < m.version).reverse().map((v) => ({ relation: m.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: iso(v.updatedAt) })),
+          children: chain.filter((v) => v.version > m.version).map((v) => ({ relation: v.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: iso(v.updatedAt) })),
+        },
+        ...(doc ? { documents: [{ id: doc.id, title: doc.title, type: doc.type, metadata: doc.metadata ?? {}, ...(include.summaries ? { summary: doc.summary } : {}), createdAt: iso(doc.createdAt), updatedAt: iso(doc.updatedAt) }] } : {}),
+      };
+    });
+  }
+}

@@ -1,0 +1,486 @@
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Subscription } from 'rxjs';
+import type { Index } from 'usearch';
+import type { EventBus } from '../../events/event-bus.service';
+import type { IngestionStore, Query } from '../store';
+import { readDocumentVectors, StoredVector, VectorHit, VectorIndex, VectorIndexState, VectorIndexStats } from './vector-index';
+import { liveOwners, SavedKeys, VectorIndexFiles } from './vector-index-file';
+
+/** The signal every replica gets when a document's vectors changed (after the commit). */
+export const VECTORS_CHANGED = 'memory.vectors.changed';
+
+interface VectorsChanged {
+  origin: string;
+  documentIds: string[];
+}
+
+const LOAD_PAGE = 2000;
+/** Longest stretch of graph building before the start-up load yields to the event loop. */
+const SLICE_MS = 20;
+/** How long a search waits for the start-up load before it answers from the vectors loaded so far. */
+const LOAD_WAIT_MS = 2000;
+/** HNSW graph: links per node, and the candidate lists when adding and searching (recall against speed). */
+const CONNECTIVITY = 16;
+const EXPANSION_ADD = 128;
+const EXPANSION_SEARCH = 256;
+
+/** Chunk ids read per page when a saved index is compared with the database. */
+const KEY_PAGE = 50_000;
+/** Tombstones (removed vectors still in the graph's slots) that start a compaction, and their share of the live vectors. */
+const COMPACT_MIN_REMOVED = 1000;
+const COMPACT_SHARE = 0.25;
+/** Changes applied on top of a loaded index that make it worth saving again at once. */
+const SAVE_AFTER_CHANGES = 10_000;
+
+/** The graph's parameters, recorded with a saved index (another layout is rebuilt). */
+export const USEARCH_LAYOUT = `cos-i8-m${CONNECTIVITY}-ef${EXPANSION_ADD}`;
+
+/** usearch's native module, loaded with the first index (a process without vectors never loads it). */
+function usearch(): typeof import('usearch') {
+  return require('usearch') as typeof import('usearch');
+}
+
+/** The index every replica builds (the bench builds the same). */
+export function usearchIndex(dimensions: number): Index {
+  const { Index: UsearchIndex, MetricKind, ScalarKind } = usearch();
+  return new UsearchIndex({ dimensions, metric: MetricKind.Cos, quantization: ScalarKind.I8, connectivity: CONNECTIVITY, expansion_add: EXPANSION_ADD, expansion_search: EXPANSION_SEARCH, multi: false });
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Where a replica keeps its saved index, and for what (see VectorIndexFiles). */
+export interface VectorPersistence {
+  /** Directory of the saved indexes (`$KEEL_DATA_DIR/vectors`). */
+  dir: string;
+  /** The embedding model and the database the vectors belong to. */
+  model: string;
+  database: string;
+  /** Periodic save of a changed index; 0: saved at shutdown only. */
+  intervalMs: number;
+}
+
+/**
+ * Chunk vectors on PostgreSQL (which has no pgvector here): a usearch HNSW index in this process,
+ * cosine over vectors quantized to int8 (1 byte per dimension plus the graph's links: about 0.7 KB
+ * of RSS per 256-dimension vector, bench/vector-search.mjs). A replica that changes a document's
+ * vectors applies them as its transaction commits and signals the document's id through the event
+ * relay; every other replica then reads that document's vectors from the database, so all replicas
+ * converge on what was committed, within the relay's delay.
+ *
+ * Each replica saves its index beside the data (periodically when it changed, and at shutdown) with
+ * the chunk id and document of every vector. At start it loads that file and compares its keys with
+ * the chunk ids in the database: vectors of chunks deleted since are removed, vectors stored since (or
+ * whose chunk id now belongs to another document) are added, so it answers at full recall within
+ * seconds instead of rebuilding the graph for minutes. A file saved for another model, database or
+ * graph layout, or whose checksum fails, is ignored and the index is rebuilt from the database.
+ * Removing a vector leaves a tombstone in the graph; once they reach a quarter of the live vectors
+ * the index is rebuilt in the background (the old one answers meanwhile) and swapped in.
+ */
+export class UsearchVectorIndex extends VectorIndex implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('VectorIndex');
+  private readonly origin = randomUUID();
+  private index?: Index;
+  private dimensions = 0;
+  /** The chunk ids (index keys) of each document, to remove them when it changes. */
+  private keysOf = new Map<string, bigint[]>();
+  private loading?: Promise<void>;
+  /** The first part of the load: the saved index read and handed to usearch (before it is compared with the database). */
+  private opening?: Promise<SavedKeys | undefined>;
+  /** True once the start-up load has finished. */
+  complete = false;
+  /** Documents changed elsewhere during the start-up load: refreshed when it ends. */
+  private changedWhileLoading?: Set<string>;
+  /** Documents changed during a compaction: refreshed in the compacted index when it is swapped in. */
+  private changedWhileCompacting?: Set<string>;
+  /** Refreshes run one after another, in the order their signals came. */
+  private refreshing: Promise<void> = Promise.resolve();
+  private subscription?: Subscription;
+  private files?: VectorIndexFiles;
+  private saveTimer?: NodeJS.Timeout;
+  private saving?: Promise<void>;
+  /** Vectors added or removed since the index was last saved (or loaded). */
+  private changes = 0;
+  /** Removed vectors whose slots the graph still holds. */
+  private tombstones = 0;
+  private stats: VectorIndexStats = { source: 'empty', added: 0, removed: 0, openMs: 0, loadMs: 0, compactions: 0, saves: 0 };
+
+  constructor(
+    private readonly store: IngestionStore,
+    private readonly bus: EventBus,
+    private readonly enabled: boolean,
+    private readonly persistence?: VectorPersistence,
+  ) {
+    super(store.query);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    this.subscription = this.bus.signals<VectorsChanged>(VECTORS_CHANGED).subscribe((change) => {
+      if (change.origin !== this.origin) this.changed(change.documentIds);
+    });
+    void this.ready();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.subscription?.unsubscribe();
+    clearInterval(this.saveTimer);
+    await this.saving;
+    if (this.complete) await this.save();
+    liveOwners.delete(this.origin);
+    await this.files?.release().catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the start-up load is done, or after LOAD_WAIT_MS: building the graph of a large
+   * index takes minutes, and searches meanwhile answer from the vectors loaded so far (newest first).
+   */
+  ready(): Promise<void> {
+    this.loading ??= this.load().catch((error: Error) => this.logger.error(`Vector index load failed: ${error.message}`, error.stack));
+    // A saved index is worth waiting for (it loads in about a second per 100 MB, at full recall); the rest is raced with LOAD_WAIT_MS.
+    const opened = this.opening?.then(
+      () => undefined,
+      () => undefined,
+    );
+    return (opened ?? Promise.resolve()).then(() => {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)));
+      return Promise.race([this.loading!, waited]).finally(() => clearTimeout(timer));
+    });
+  }
+
+  /** Resolves when the start-up load is done (tests and benches). */
+  loaded(): Promise<void> {
+    return this.loading ?? Promise.resolve();
+  }
+
+  size(): Promise<number> {
+    return Promise.resolve(this.index?.size() ?? 0);
+  }
+
+  /** How the index was loaded, and what has happened to it since. */
+  override describe(): VectorIndexState {
+    return { ...this.stats, complete: this.complete, size: this.index?.size() ?? 0, tombstones: this.tombstones, file: this.files?.base };
+  }
+
+  private identity() {
+    return { model: this.persistence!.model, database: this.persistence!.database, layout: USEARCH_LAYOUT };
+  }
+
+  private async load(): Promise<void> {
+    const started = Date.now();
+    this.changedWhileLoading = new Set();
+    this.opening = this.open();
+    const saved = await this.opening;
+    this.stats.openMs = Date.now() - started;
+    if (saved) await this.reconcile(saved);
+    else await this.fill();
+    const changed = this.changedWhileLoading;
+    this.changedWhileLoading = undefined;
+    this.changed([...changed]);
+    await this.refreshing;
+    this.complete = true;
+    this.stats.loadMs = Date.now() - started;
+    if (this.index?.size() || saved) {
+      const how = saved ? `from ${this.files!.base}.usearch (+${this.stats.added} −${this.stats.removed} since it was saved)` : `from the database${this.stats.reason && this.stats.reason !== 'none saved' ? ` (saved index not used: ${this.stats.reason})` : ''}`;
+      this.logger.log(`Vector index: ${this.index?.size() ?? 0} vectors of ${this.dimensions} dimensions loaded ${how} in ${this.stats.loadMs} ms`);
+    }
+    if (this.files && this.persistence!.intervalMs > 0) this.saveTimer = setInterval(() => void this.save(), this.persistence!.intervalMs).unref();
+    // A rebuilt index is saved at once: the next start loads it instead of rebuilding again.
+    if (this.index && (!saved || this.changes >= SAVE_AFTER_CHANGES)) void this.save();
+  }
+
+  /** Claims this replica's files and loads its saved index, when there is one that fits. */
+  private async open(): Promise<SavedKeys | undefined> {
+    if (this.persistence) {
+      try {
+        liveOwners.add(this.origin);
+        this.files ??= await VectorIndexFiles.claim(this.persistence.dir, this.origin);
+      } catch (error) {
+        this.logger.warn(`Vector index will not be saved: ${(error as Error).message}`);
+      }
+    }
+    return this.loadSaved();
+  }
+
+  /** The saved index, loaded into memory, when there is one that fits; undefined (and why, in stats) otherwise. */
+  private async loadSaved(): Promise<SavedKeys | undefined> {
+    if (!this.files) return undefined;
+    const saved = await this.files.read(this.identity());
+    if (typeof saved === 'string') {
+      this.stats = { ...this.stats, source: 'rebuilt', reason: saved };
+      if (saved !== 'none saved') this.logger.warn(`Saved vector index ignored (${saved}): rebuilding it from the database`);
+      return undefined;
+    }
+    try {
+      const index = usearchIndex(saved.meta.dimensions);
+      index.load(saved.indexPath);
+      if (index.size() !== saved.meta.count) throw new Error(`it holds ${index.size()} vectors, its meta ${saved.meta.count}`);
+      this.index = index;
+      this.dimensions = saved.meta.dimensions;
+      this.keysOf = new Map();
+      this.stats = { ...this.stats, source: 'saved', reason: undefined };
+      return saved;
+    } catch (error) {
+      this.stats = { ...this.stats, source: 'rebuilt', reason: (error as Error).message };
+      this.logger.warn(`Saved vector index ignored (${(error as Error).message}): rebuilding it from the database`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Brings a loaded index up to the database: one ordered walk over the chunk ids with vectors beside
+   * the saved keys (both ascending). Reading ids is fast; only the vectors added since are read whole.
+   */
+  private async reconcile(saved: SavedKeys): Promise<void> {
+    const { keys, documentOf, meta } = saved;
+    const index = this.index!;
+    const missing: number[] = [];
+    let removed = 0;
+    let i = 0;
+    const drop = (key: number) => {
+      if (index.remove(BigInt(key))) removed++;
+    };
+    let after = -1;
+    for (;;) {
+      const page = await this.store.query<{ id: number; document_id: string }>('SELECT id, document_id FROM memory_chunk WHERE embedding IS NOT NULL AND id > ? ORDER BY id LIMIT ?', [after, KEY_PAGE]);
+      for (const row of page) {
+        const id = Number(row.id);
+        while (i < keys.length && keys[i] < id) drop(keys[i++]);
+        if (i < keys.length && keys[i] === id) {
+          if (meta.documents[documentOf[i]] === row.document_id) this.keep(row.document_id, BigInt(id));
+          else {
+            // The same chunk id for another document (a restored or replaced database): its vector is read again.
+            drop(id);
+            missing.push(id);
+          }
+          i++;
+        } else missing.push(id);
+      }
+      if (page.length < KEY_PAGE) break;
+      after = Number(page[page.length - 1].id);
+      await yieldToLoop();
+    }
+    while (i < keys.length) drop(keys[i++]);
+    for (let start = 0; start < missing.length; start += LOAD_PAGE) {
+      const ids = missing.slice(start, start + LOAD_PAGE);
+      const rows = await this.store.query<StoredVector & { document_id: string }>(
+        `SELECT id, document_id, embedding FROM memory_chunk WHERE id IN (${ids.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`,
+        ids,
+      );
+      let slice = performance.now();
+      for (const row of rows) {
+        this.add(row.document_id, row);
+        if (performance.now() - slice > SLICE_MS) {
+          await yieldToLoop();
+          slice = performance.now();
+        }
+      }
+    }
+    this.stats.added = missing.length;
+    this.stats.removed = removed;
+    this.tombstones += removed;
+    this.changes = missing.length + removed;
+    this.maybeCompact();
+  }
+
+  private keep(documentId: string, key: bigint): void {
+    const keys = this.keysOf.get(documentId);
+    if (keys) keys.push(key);
+    else this.keysOf.set(documentId, [key]);
+  }
+
+  /** Builds the index from every stored vector, newest first: while a large index builds, searches already reach the recent documents. */
+  private async fill(): Promise<void> {
+    let below: number | undefined;
+    for (;;) {
+      const page = await this.store.query<StoredVector & { document_id: string }>(
+        `SELECT id, document_id, embedding FROM memory_chunk WHERE embedding IS NOT NULL${below === undefined ? '' : ' AND id < ?'} ORDER BY id DESC LIMIT ?`,
+        [...(below === undefined ? [] : [below]), LOAD_PAGE],
+      );
+      let slice = performance.now();
+      for (const row of page) {
+        if (!this.keysOf.has(row.document_id) || !this.index?.contains(BigInt(row.id))) this.add(row.document_id, row);
+        if (performance.now() - slice > SLICE_MS) {
+          await yieldToLoop();
+          slice = performance.now();
+        }
+      }
+      if (page.length < LOAD_PAGE) break;
+      below = Number(page[page.length - 1].id);
+      await yieldToLoop();
+    }
+  }
+
+  /** Saves the index when it changed since it was last saved (one save at a time). */
+  save(): Promise<void> {
+    if (!this.files || !this.index || !this.changes || !this.complete || this.changedWhileCompacting) return this.saving ?? Promise.resolve();
+    this.saving ??= (async () => {
+      const changes = this.changes;
+      this.changes = 0;
+      const started = Date.now();
+      try {
+        const index = this.index!;
+        const count = await this.files!.write((path) => index.save(path), this.keysOf, this.identity(), this.dimensions);
+        this.stats.saves++;
+        this.logger.debug?.(`Vector index saved: ${count} vectors in ${Date.now() - started} ms`);
+      } catch (error) {
+        this.changes += changes;
+        this.logger.warn(`Vector index not saved: ${(error as Error).message}`);
+      } finally {
+        this.saving = undefined;
+      }
+    })();
+    return this.saving;
+  }
+
+  /**
+   * Rebuilds the graph without its tombstones once they are many: a fresh index filled from the
+   * database in the background, swapped in when full; documents changed meanwhile are read again.
+   */
+  private maybeCompact(): void {
+    const size = this.index?.size() ?? 0;
+    if (!this.complete || this.changedWhileCompacting || this.tombstones < Math.max(COMPACT_MIN_REMOVED, size * COMPACT_SHARE)) return;
+    void this.compact();
+  }
+
+  private async compact(): Promise<void> {
+    const started = Date.now();
+    const old = { index: this.index, keysOf: this.keysOf, dimensions: this.dimensions, tombstones: this.tombstones };
+    this.changedWhileCompacting = new Set();
+    try {
+      // The old index answers (and takes changes) while the fresh one is built beside it.
+      const fresh = { index: undefined as Index | undefined, keysOf: new Map<string, bigint[]>() };
+      await this.fillInto(fresh);
+      if (this.dimensions !== old.dimensions) return;
+      this.index = fresh.index;
+      this.keysOf = fresh.keysOf;
+      this.tombstones = 0;
+      this.changes++;
+      const changed = this.changedWhileCompacting;
+      this.changedWhileCompacting = undefined;
+      this.changed([...changed]);
+      await this.refreshing;
+      this.stats.compactions++;
+      this.logger.log(`Vector index compacted: ${old.tombstones} removed vectors dropped, ${this.index?.size() ?? 0} kept, in ${Date.now() - started} ms`);
+    } catch (error) {
+      this.logger.error(`Vector index compaction failed: ${(error as Error).message}`);
+    } finally {
+      this.changedWhileCompacting = undefined;
+    }
+  }
+
+  /** fill() into another index and key map (the compaction's). */
+  private async fillInto(target: { index?: Index; keysOf: Map<string, bigint[]> }): Promise<void> {
+    let below: number | undefined;
+    for (;;) {
+      const page = await this.store.query<StoredVector & { document_id: string }>(
+        `SELECT id, document_id, embedding FROM memory_chunk WHERE embedding IS NOT NULL${below === undefined ? '' : ' AND id < ?'} ORDER BY id DESC LIMIT ?`,
+        [...(below === undefined ? [] : [below]), LOAD_PAGE],
+      );
+      let slice = performance.now();
+      for (const row of page) {
+        const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
+        if (vector.length !== this.dimensions) continue;
+        target.index ??= usearchIndex(this.dimensions);
+        const key = BigInt(row.id);
+        target.index.add(key, vector);
+        const keys = target.keysOf.get(row.document_id);
+        if (keys) keys.push(key);
+        else target.keysOf.set(row.document_id, [key]);
+        if (performance.now() - slice > SLICE_MS) {
+          await yieldToLoop();
+          slice = performance.now();
+        }
+      }
+      if (page.length < LOAD_PAGE) break;
+      below = Number(page[page.length - 1].id);
+      await yieldToLoop();
+    }
+  }
+
+  async indexDocument(q: Query, documentId: string): Promise<void> {
+    if (!this.enabled) return;
+    const rows = await readDocumentVectors(q, documentId);
+    this.store.afterCommit(q, () => {
+      this.replace(documentId, rows);
+      this.tellOthers(documentId);
+    });
+  }
+
+  removeDocument(q: Query, documentId: string): Promise<void> {
+    if (this.enabled)
+      this.store.afterCommit(q, () => {
+        this.replace(documentId, []);
+        this.tellOthers(documentId);
+      });
+    return Promise.resolve();
+  }
+
+  private tellOthers(documentId: string): void {
+    // The start-up load may still bring this document's older rows: it reads the document again at its end.
+    this.changedWhileLoading?.add(documentId);
+    this.bus.signal<VectorsChanged>(VECTORS_CHANGED, { origin: this.origin, documentIds: [documentId] });
+  }
+
+  /** Another replica committed new vectors for these documents: read them as committed. */
+  private changed(documentIds: string[]): void {
+    if (this.changedWhileLoading) {
+      for (const id of documentIds) this.changedWhileLoading.add(id);
+      return;
+    }
+    if (!documentIds.length) return;
+    this.refreshing = this.refreshing.then(async () => {
+      try {
+        const rows = await this.store.query<StoredVector & { document_id: string }>(
+          `SELECT id, document_id, embedding FROM memory_chunk WHERE document_id IN (${documentIds.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`,
+          documentIds,
+        );
+        for (const id of documentIds) this.replace(id, rows.filter((r) => r.document_id === id));
+      } catch (error) {
+        this.logger.error(`Vector refresh failed: ${(error as Error).message}`);
+      }
+    });
+  }
+
+  private replace(documentId: string, rows: StoredVector[]): void {
+    for (const key of this.keysOf.get(documentId) ?? []) {
+      if (this.index?.remove(key)) {
+        this.tombstones++;
+        this.changes++;
+      }
+    }
+    this.keysOf.delete(documentId);
+    for (const row of rows) this.add(documentId, row);
+    this.maybeCompact();
+    // After maybeCompact: a compaction this change starts may read the document before its commit shows.
+    this.changedWhileCompacting?.add(documentId);
+  }
+
+  private add(documentId: string, row: StoredVector): void {
+    const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
+    if (!vector.length) return;
+    if (vector.length !== this.dimensions) {
+      // A different embedding model: the old vectors are not comparable with the new ones.
+      if (this.dimensions) this.logger.warn(`Embedding dimension changed from ${this.dimensions} to ${vector.length}: vector index restarts`);
+      this.dimensions = vector.length;
+      this.index = usearchIndex(vector.length);
+      this.keysOf.clear();
+      this.tombstones = 0;
+    }
+    const key = BigInt(row.id);
+    if (this.index!.contains(key)) {
+      this.index!.remove(key);
+      this.tombstones++;
+    }
+    this.index!.add(key, vector);
+    this.changes++;
+    this.keep(documentId, key);
+  }
+
+  search(query: Float32Array, k: number): Promise<VectorHit[]> {
+    if (!this.index || query.length !== this.dimensions || !this.index.size()) return Promise.resolve([]);
+    const matches = this.index.search(query, k, 1);
+    return Promise.resolve(Array.from(matches.keys, (key, i) => ({ id: Number(key), score: 1 - matches.distances[i] })));
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Get, HttpCode, Patch } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorBody } from '../documents/dto/document.dto';
+import { SettingsBody, SettingsUpdateResponse, UpdateSettingsBody } from './dto/settings.dto';
+import { OrganizationSettingsService } from './organization-settings.service';
+import type { SettingsView } from './organization-settings.service';
+import { MemoryApiAuth } from '../memory-auth.decorator';
+import { Org } from '../organizations/org.decorator';
+import { MemoryBody } from '../validation';
+
+@ApiTags('memory: settings')
+@MemoryApiAuth()
+@ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
+@Controller('v3/settings')
+export class SettingsController {
+  constructor(private readonly settings: OrganizationSettingsService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'settings.get', summary: "The organisation's settings" })
+  @ApiResponse({ status: 200, type: SettingsBody })
+  get(@Org() org: string): Promise<SettingsView> {
+    return this.settings.get(org);
+  }
+
+  @Patch()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'settings.update', summary: "Change some of the organisation's settings" })
+  @ApiBody({ type: UpdateSettingsBody })
+  @ApiResponse({ status: 200, type: SettingsUpdateResponse })
+  @ApiResponse({ status: 400, type: ErrorBody, description: 'Unknown or invalid field' })
+  update(@Org() org: string, @MemoryBody() body: UpdateSettingsBody): Promise<{ orgId: string; orgSlug: string; updated: SettingsView }> {
+    return this.settings.update(org, body);
+  }
+}

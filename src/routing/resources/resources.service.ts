@@ -1,0 +1,308 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { BadRequestError, NotFoundError } from '../../common/errors';
+import { ListResourcesQueryDto } from './dto/list-resources.dto';
+import { AssignedMiddlewareDto, ResourceDto } from './dto/resource.dto';
+import { AssignMiddlewareDto, AssignMiddlewaresDto, AssignServiceDto } from './dto/assign-middleware.dto';
+import {
+  UpdateHeadersConfigDto,
+  UpdateHttpConfigDto,
+  UpdatePriorityConfigDto,
+  UpdateTcpConfigDto,
+  UpdateTlsConfigDto,
+} from './dto/update-router.dto';
+import { definitionView, DefinitionView } from '../definitions/definitions.service';
+import { parseJsonObject } from '../json-text';
+import { RoutingMiddleware } from '../definitions/middleware.entity';
+import { RoutingResourceMiddleware } from './resource-middleware.entity';
+import { RoutingResourceService } from './resource-service.entity';
+import { RoutingResource, ResourceStatus } from './resource.entity';
+import { RoutingEvents } from '../routing-events';
+import { splitList } from '../routing-validation';
+import { RoutingService } from '../definitions/service.entity';
+
+export const DEFAULT_LINK_PRIORITY = 200;
+export const DEFAULT_ROUTER_PRIORITY = 200;
+
+/** Middlewares in execution order: higher priority first, ties by id. */
+export function byExecutionOrder<T extends { priority: number; id: string }>(a: T, b: T): number {
+  return b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** `/api/resources`: resources come from the data source; the API assigns and configures them. */
+@Injectable()
+export class ResourcesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: RoutingEvents,
+  ) {}
+
+  private async views(
+    where?: { id?: string; status?: ResourceStatus },
+    recentFirst = false,
+  ): Promise<ResourceDto[]> {
+    const resources = await this.db.getRepository(RoutingResource).find({
+      where: where ?? {},
+      order: recentFirst ? { created_at: 'DESC', id: 'ASC' } : { id: 'ASC' },
+    });
+    if (resources.length === 0) return [];
+    const single = where?.id !== undefined;
+    const links = this.db
+      .getRepository(RoutingResourceMiddleware)
+      .createQueryBuilder('rm')
+      .innerJoin(RoutingMiddleware, 'm', 'm.id = rm.middleware_id')
+      .select(['rm.resource_id AS resource_id', 'm.id AS id', 'm.name AS name', 'rm.priority AS priority']);
+    const serviceLinks = this.db
+      .getRepository(RoutingResourceService)
+      .createQueryBuilder('rs')
+      .innerJoin(RoutingService, 's', 's.id = rs.service_id')
+      .select(['rs.resource_id AS resource_id', 's.id AS id', 's.name AS name', 's.type AS type']);
+    if (single) {
+      links.where('rm.resource_id = :id', { id: where.id });
+      serviceLinks.where('rs.resource_id = :id', { id: where.id });
+    }
+    const [linkRows, serviceRows] = await Promise.all([
+      links.getRawMany<{ resource_id: string; id: string; name: string; priority: number | string }>(),
+      serviceLinks.getRawMany<{ resource_id: string; id: string; name: string; type: string }>(),
+    ]);
+    const byResource = new Map<string, AssignedMiddlewareDto[]>();
+    for (const row of linkRows) {
+      const list = byResource.get(row.resource_id) ?? [];
+      list.push({ id: row.id, name: row.name, priority: Number(row.priority) });
+      byResource.set(row.resource_id, list);
+    }
+    const services = new Map<string, { id: string; name: string; type: string }>();
+    for (const row of serviceRows.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      if (!services.has(row.resource_id))
+        services.set(row.resource_id, { id: row.id, name: row.name, type: row.type });
+    }
+    return resources.map((r) => {
+      const assigned = (byResource.get(r.id) ?? []).sort(byExecutionOrder);
+      return {
+        id: r.id,
+        host: r.host,
+        service_id: r.service_id,
+        org_id: r.org_id,
+        site_id: r.site_id,
+        status: r.status,
+        entrypoints: r.entrypoints ?? 'websecure',
+        tls_domains: r.tls_domains ?? '',
+        tcp_enabled: Number(r.tcp_enabled ?? 0) !== 0,
+        tcp_entrypoints: r.tcp_entrypoints ?? 'tcp',
+        tcp_sni_rule: r.tcp_sni_rule ?? '',
+        custom_headers: r.custom_headers ?? '',
+        router_priority: r.router_priority ?? DEFAULT_ROUTER_PRIORITY,
+        source_type: r.source_type ?? '',
+        middlewares: assigned.map((m) => `${m.id}:${m.name}:${m.priority}`).join(','),
+        assigned_middlewares: assigned,
+        // Stored only after the headers rule (names and string values), so the map holds strings.
+        custom_headers_map: parseJsonObject(r.custom_headers) as Record<string, string>,
+        assigned_service: services.get(r.id) ?? null,
+      };
+    });
+  }
+
+  /** All resources (v3), or those of one status (`?status=active|disabled|all`). */
+  async list({ status, sort }: ListResourcesQueryDto): Promise<ResourceDto[]> {
+    return this.views(status && status !== 'all' ? { status } : undefined, sort === 'recent');
+  }
+
+  async get(id: string): Promise<ResourceDto> {
+    const [view] = await this.views({ id });
+    if (!view) throw new NotFoundError(`Resource not found: ${id}`);
+    return view;
+  }
+
+  private async find(manager: EntityManager, id: string): Promise<RoutingResource> {
+    const resource = await manager.getRepository(RoutingResource).findOne({ where: { id } });
+    if (!resource) throw new NotFoundError(`Resource not found: ${id}`);
+    return resource;
+  }
+
+  /** Every mutation of a disabled resource is refused (v3 wording per action). */
+  private async findActive(manager: EntityManager, id: string, refusal: string): Promise<RoutingResource> {
+    const resource = await this.find(manager, id);
+    if (resource.status === 'disabled') throw new BadRequestError(refusal);
+    return resource;
+  }
+
+  private changed(id: string, change: string): void {
+    this.events.publish('resource.updated', { id, change });
+  }
+
+  async remove(id: string): Promise<{ message: string }> {
+    await this.db.transaction(async (manager) => {
+      const resource = await this.find(manager, id);
+      if (resource.status !== 'disabled') throw new BadRequestError('Only disabled resources can be deleted');
+      // The foreign keys cascade; explicit deletes also clean databases adopted without them.
+      await manager.getRepository(RoutingResourceMiddleware).delete({ resource_id: id });
+      await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
+      await manager.getRepository(RoutingResource).delete({ id });
+    });
+    this.events.publish('resource.deleted', { id });
+    return { message: 'Resource deleted successfully' };
+  }
+
+  /** A link as stored: missing or ≤ 0 priority means the default. */
+  private static link(entry: AssignMiddlewareDto): { middleware_id: string; priority: number } {
+    const priority = entry.priority ?? 0;
+    return { middleware_id: entry.middleware_id, priority: priority <= 0 ? DEFAULT_LINK_PRIORITY : priority };
+  }
+
+  async assignMiddleware(
+    id: string,
+    body: AssignMiddlewareDto,
+  ): Promise<{ resource_id: string; middleware_id: string; priority: number }> {
+    const { middleware_id: middlewareId, priority } = ResourcesService.link(body);
+    await this.db.transaction(async (manager) => {
+      await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
+      if (!(await manager.getRepository(RoutingMiddleware).existsBy({ id: middlewareId })))
+        throw new NotFoundError('Middleware not found');
+      await manager
+        .getRepository(RoutingResourceMiddleware)
+        .upsert({ resource_id: id, middleware_id: middlewareId, priority }, ['resource_id', 'middleware_id']);
+    });
+    this.changed(id, 'middlewares');
+    return { resource_id: id, middleware_id: middlewareId, priority };
+  }
+
+  /** Unknown middleware ids are skipped as in v3, and listed in `skipped`. */
+  async assignMiddlewares(
+    id: string,
+    body: AssignMiddlewaresDto,
+  ): Promise<{
+    resource_id: string;
+    middlewares: { middleware_id: string; priority: number }[];
+    skipped: string[];
+  }> {
+    const entries = body.middlewares.map((entry) => ResourcesService.link(entry));
+    const assigned: { middleware_id: string; priority: number }[] = [];
+    const skipped: string[] = [];
+    await this.db.transaction(async (manager) => {
+      await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
+      const links = manager.getRepository(RoutingResourceMiddleware);
+      for (const entry of entries) {
+        if (!(await manager.getRepository(RoutingMiddleware).existsBy({ id: entry.middleware_id }))) {
+          skipped.push(entry.middleware_id);
+          continue;
+        }
+        await links.upsert({ resource_id: id, ...entry }, ['resource_id', 'middleware_id']);
+        assigned.push(entry);
+      }
+    });
+    this.changed(id, 'middlewares');
+    return { resource_id: id, middlewares: assigned, skipped };
+  }
+
+  async removeMiddleware(id: string, middlewareId: string): Promise<{ message: string }> {
+    await this.db.transaction(async (manager) => {
+      await this.findActive(manager, id, 'Cannot remove middleware from a disabled resource');
+      const result = await manager
+        .getRepository(RoutingResourceMiddleware)
+        .delete({ resource_id: id, middleware_id: middlewareId });
+      if (!result.affected) throw new NotFoundError('Resource middleware relationship not found');
+    });
+    this.changed(id, 'middlewares');
+    return { message: 'Middleware removed from resource successfully' };
+  }
+
+  async getService(id: string): Promise<{ resource_id: string; service: DefinitionView }> {
+    await this.find(this.db.manager, id);
+    const link = await this.db
+      .getRepository(RoutingResourceService)
+      .findOne({ where: { resource_id: id }, order: { service_id: 'ASC' } });
+    if (!link) throw new NotFoundError('No service assigned to this resource');
+    const service = await this.db.getRepository(RoutingService).findOne({ where: { id: link.service_id } });
+    if (!service) throw new NotFoundError('Service not found');
+    return { resource_id: id, service: definitionView(service) };
+  }
+
+  /** One service per resource: assigning replaces the previous one. */
+  async assignService(
+    id: string,
+    body: AssignServiceDto,
+  ): Promise<{ resource_id: string; service_id: string }> {
+    const serviceId = body.service_id;
+    await this.db.transaction(async (manager) => {
+      await this.findActive(manager, id, 'Cannot assign service to a disabled resource');
+      if (!(await manager.getRepository(RoutingService).existsBy({ id: serviceId })))
+        throw new NotFoundError('Service not found');
+      await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
+      await manager.getRepository(RoutingResourceService).insert({ resource_id: id, service_id: serviceId });
+    });
+    this.changed(id, 'service');
+    return { resource_id: id, service_id: serviceId };
+  }
+
+  async removeService(id: string): Promise<{ message: string }> {
+    await this.db.transaction(async (manager) => {
+      await this.findActive(manager, id, 'Cannot remove service from a disabled resource');
+      const result = await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
+      if (!result.affected) throw new NotFoundError('Resource service relationship not found');
+    });
+    this.changed(id, 'service');
+    return { message: 'Service removed from resource successfully' };
+  }
+
+  /** Validated router settings, written to an active resource. */
+  private async updateRouter(id: string, values: Partial<RoutingResource>, change: string): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      await this.findActive(manager, id, 'Cannot update a disabled resource');
+      await manager
+        .createQueryBuilder()
+        .update(RoutingResource)
+        .set({ ...values, updated_at: () => 'CURRENT_TIMESTAMP' })
+        .where('id = :id', { id })
+        .execute();
+    });
+    this.changed(id, change);
+  }
+
+  /** A checked comma list as stored: trimmed entries, or `fallback` when there are none. */
+  private static list(value: string | undefined, fallback: string): string {
+    return splitList(value ?? '').join(',') || fallback;
+  }
+
+  async updateHttp(id: string, body: UpdateHttpConfigDto): Promise<{ id: string; entrypoints: string }> {
+    const entrypoints = ResourcesService.list(body.entrypoints, 'websecure');
+    await this.updateRouter(id, { entrypoints }, 'http');
+    return { id, entrypoints };
+  }
+
+  async updateTls(id: string, body: UpdateTlsConfigDto): Promise<{ id: string; tls_domains: string }> {
+    const tls_domains = ResourcesService.list(body.tls_domains, '');
+    await this.updateRouter(id, { tls_domains }, 'tls');
+    return { id, tls_domains };
+  }
+
+  async updateTcp(
+    id: string,
+    body: UpdateTcpConfigDto,
+  ): Promise<{ id: string; tcp_enabled: boolean; tcp_entrypoints: string; tcp_sni_rule: string }> {
+    const enabled = body.tcp_enabled;
+    const tcp_entrypoints = ResourcesService.list(body.tcp_entrypoints, 'tcp');
+    const tcp_sni_rule = (body.tcp_sni_rule ?? '').trim();
+    await this.updateRouter(id, { tcp_enabled: enabled ? 1 : 0, tcp_entrypoints, tcp_sni_rule }, 'tcp');
+    return { id, tcp_enabled: enabled, tcp_entrypoints, tcp_sni_rule };
+  }
+
+  async updateHeaders(
+    id: string,
+    body: UpdateHeadersConfigDto,
+  ): Promise<{ id: string; custom_headers: Record<string, string> }> {
+    const headers = body.custom_headers;
+    const text = Object.keys(headers).length ? JSON.stringify(headers) : '';
+    await this.updateRouter(id, { custom_headers: text }, 'headers');
+    return { id, custom_headers: headers };
+  }
+
+  async updatePriority(
+    id: string,
+    body: UpdatePriorityConfigDto,
+  ): Promise<{ id: string; router_priority: number }> {
+    const priority = body.router_priority;
+    await this.updateRouter(id, { router_priority: priority }, 'priority');
+    return { id, router_priority: priority };
+  }
+}

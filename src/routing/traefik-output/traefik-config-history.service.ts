@@ -1,0 +1,185 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { structuredPatch } from 'diff';
+import { DataSource, LessThan } from 'typeorm';
+import { issue, NotFoundError, ValidationError } from '../../common/errors';
+import type { GlobalEnvelope } from '../../events/event-bus.service';
+import { ROUTING_SETTINGS } from '../middleware-manager.settings';
+import type { RoutingSettings } from '../middleware-manager.settings';
+import { GenerationListQueryDto } from './dto/traefik-history.dto';
+import { TraefikConfigGeneration } from './traefik-config-generation.entity';
+
+/** A generation as listed: no document, no diff. */
+export interface GenerationSummary {
+  id: number;
+  created_at: string;
+  trigger: string;
+  added: number;
+  removed: number;
+}
+
+export interface GenerationDetail extends GenerationSummary {
+  /** The whole document as YAML. */
+  document: string;
+  /** Unified diff against the generation before it (the first one ever recorded: against nothing, every line added). */
+  diff: string;
+  previous_id: number | null;
+}
+
+const TRIGGERS_KEPT = 20;
+
+/** `routing.resource.updated {id}` → `resource.updated 1-app-router`: what a person reads in the history. */
+export function describeEvent(event: GlobalEnvelope): string {
+  const type = event.payload.type.replace(/^routing\./, '');
+  const p = (event.payload.properties ?? {}) as Record<string, unknown>;
+  const named = (value: unknown): string | undefined => {
+    if (typeof value === 'string') return value;
+    const o = value as { name?: unknown; id?: unknown } | undefined;
+    return typeof o?.name === 'string' ? o.name : typeof o?.id === 'string' ? o.id : undefined;
+  };
+  const counts = (): string | undefined => {
+    const parts = ['added', 'updated', 'reactivated', 'disabled']
+      .map((k) => [k, Array.isArray(p[k]) ? (p[k] as unknown[]).length : 0] as const)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`);
+    return parts.length ? parts.join(', ') : undefined;
+  };
+  const subject =
+    type === 'resources.synced'
+      ? counts()
+      : (named(p.middleware) ?? named(p.service) ?? named(p.name) ?? named(p.id) ?? named(p.key));
+  return subject ? `${type} ${subject}` : type;
+}
+
+/** A unified diff of two YAML texts, and the lines it adds and removes. */
+export function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: string) {
+  const patch = structuredPatch(fromLabel, toLabel, before, after, '', '', {
+    context: 3,
+  });
+  let added = 0;
+  let removed = 0;
+  const lines = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];
+  for (const hunk of patch.hunks) {
+    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+    for (const line of hunk.lines) {
+      if (line.startsWith('+')) added++;
+      else if (line.startsWith('-')) removed++;
+      lines.push(line);
+    }
+  }
+  return { diff: patch.hunks.length ? `${lines.join('\n')}\n` : '', added, removed };
+}
+
+function summary(row: TraefikConfigGeneration): GenerationSummary {
+  return {
+    id: row.id,
+    created_at: new Date(row.created_at).toISOString(),
+    trigger: row.trigger,
+    added: row.added,
+    removed: row.removed,
+  };
+}
+
+/**
+ * The history of the Traefik configuration: one row per generation whose YAML differs from the
+ * latest kept, with what triggered it and the diff, pruned by count and age (the latest always stays).
+ */
+@Injectable()
+export class TraefikConfigHistory {
+  private readonly logger = new Logger('TraefikConfigHistory');
+  private recording: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
+  ) {}
+
+  private get repo() {
+    return this.db.getRepository(TraefikConfigGeneration);
+  }
+
+  /** Records `yaml` when it differs from the latest generation kept; one recording at a time. */
+  record(yaml: string, triggers: string[]): Promise<TraefikConfigGeneration | undefined> {
+    const run = this.recording.then(() => this.recordNow(yaml, triggers));
+    this.recording = run.catch((error: unknown) =>
+      this.logger.warn({ msg: 'recording a Traefik configuration generation failed', err: String(error) }),
+    );
+    return run;
+  }
+
+  /** Resolves once the recordings started so far are done. */
+  settled(): Promise<unknown> {
+    return this.recording;
+  }
+
+  private async recordNow(yaml: string, triggers: string[]): Promise<TraefikConfigGeneration | undefined> {
+    const [latest] = await this.repo.find({ order: { id: 'DESC' }, take: 1 });
+    if (latest && latest.document === yaml) return undefined;
+    const unique = [...new Set(triggers)];
+    const trigger =
+      (unique.length > TRIGGERS_KEPT
+        ? [...unique.slice(0, TRIGGERS_KEPT), `and ${unique.length - TRIGGERS_KEPT} more`]
+        : unique
+      ).join('; ') || 'change';
+    const now = new Date();
+    // The first generation kept is a diff against nothing: every line of it added.
+    const { diff, added, removed } = unifiedDiff(
+      latest?.document ?? '',
+      yaml,
+      latest ? `traefik-config@${new Date(latest.created_at).toISOString()}` : 'traefik-config (none)',
+      `traefik-config@${now.toISOString()}`,
+    );
+    const row = await this.repo.save(
+      this.repo.create({ created_at: now, trigger, document: yaml, diff, added, removed }),
+    );
+    await this.prune(row.id);
+    return row;
+  }
+
+  private async prune(latestId: number): Promise<void> {
+    const cutoff = new Date(Date.now() - this.settings.historyDays * 86_400_000);
+    await this.repo.delete({ id: LessThan(latestId), created_at: LessThan(cutoff) });
+    const [oldestKept] = await this.repo.find({
+      select: { id: true },
+      order: { id: 'DESC' },
+      skip: this.settings.historyMax - 1,
+      take: 1,
+    });
+    if (oldestKept) await this.repo.delete({ id: LessThan(oldestKept.id) });
+  }
+
+  /** Newest first; `before` pages on (an id from the previous page). */
+  async list({ limit, before }: GenerationListQueryDto): Promise<{
+    generations: GenerationSummary[];
+    retention: { max: number; days: number };
+  }> {
+    const rows = await this.repo.find({
+      select: { id: true, created_at: true, trigger: true, added: true, removed: true },
+      where: before ? { id: LessThan(Number(before)) } : {},
+      order: { id: 'DESC' },
+      take: limit ? Number(limit) : 50,
+    });
+    return {
+      generations: rows.map(summary),
+      retention: { max: this.settings.historyMax, days: this.settings.historyDays },
+    };
+  }
+
+  async get(idText: string): Promise<GenerationDetail> {
+    const id = Number(idText);
+    if (!/^\d+$/.test(idText) || !Number.isSafeInteger(id))
+      throw new ValidationError(
+        [issue(['id'], 'must be a generation id (a whole number)', 'invalid_value')],
+        {},
+      );
+    const row = await this.repo.findOne({ where: { id } });
+    if (!row) throw new NotFoundError(`Generation not found: ${idText}`);
+    const [previous] = await this.repo.find({
+      select: { id: true },
+      where: { id: LessThan(id) },
+      order: { id: 'DESC' },
+      take: 1,
+    });
+    return { ...summary(row), document: row.document, diff: row.diff, previous_id: previous?.id ?? null };
+  }
+}

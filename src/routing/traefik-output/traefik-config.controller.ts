@@ -1,0 +1,75 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiBasicAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  GenerationDetailDto,
+  GenerationListDto,
+  GenerationListQueryDto,
+  TraefikStatusDto,
+} from './dto/traefik-history.dto';
+import { RoutingQuery } from '../routing-validation';
+import { TraefikStatusService } from './traefik-status.service';
+import { TraefikConfigHistory } from './traefik-config-history.service';
+import { TraefikDocument } from './traefik-config.builder';
+import { TraefikConfigService } from './traefik-config.service';
+
+@ApiTags('routing: traefik')
+@ApiBasicAuth('basic')
+@Controller()
+export class TraefikConfigController {
+  constructor(
+    private readonly config: TraefikConfigService,
+    private readonly history: TraefikConfigHistory,
+    private readonly traefik: TraefikStatusService,
+  ) {}
+
+  @Get('api/traefik/status')
+  @ApiOperation({
+    operationId: 'traefik.status',
+    description:
+      "Traefik's live routers, services and middlewares with their status, read through the configured Traefik API data source, and whether each of Keel's routers is loaded and healthy there ({configured: false} when no Traefik API source is configured; error says why Traefik could not be read)",
+  })
+  @ApiResponse({ status: 200, type: TraefikStatusDto })
+  traefikStatus(): Promise<TraefikStatusDto> {
+    return this.traefik.status();
+  }
+
+  @Get(['api/v1/traefik-config', 'api/traefik-config'])
+  @ApiOperation({
+    operationId: 'traefik.config',
+    description: "Dynamic configuration for Traefik's HTTP provider (Keel's own objects referenced as @http)",
+  })
+  @ApiResponse({ status: 200, schema: { type: 'object' } })
+  traefikConfig(): Promise<TraefikDocument> {
+    return this.config.forHttpProvider();
+  }
+
+  @Get('api/traefik-config/history')
+  @ApiOperation({
+    operationId: 'traefik.history',
+    description:
+      'Generations of the Traefik configuration that changed something, newest first (kept by KEEL_MM_HISTORY_MAX and KEEL_MM_HISTORY_DAYS)',
+  })
+  @ApiResponse({ status: 200, type: GenerationListDto })
+  historyList(@RoutingQuery() query: GenerationListQueryDto): Promise<GenerationListDto> {
+    return this.history.list(query);
+  }
+
+  @Get('api/traefik-config/history/:id')
+  @ApiOperation({
+    operationId: 'traefik.historyGet',
+    description:
+      'One generation: its whole YAML document and the unified diff against the generation before it',
+  })
+  @ApiParam({ name: 'id', description: 'Generation id' })
+  @ApiResponse({ status: 200, type: GenerationDetailDto })
+  historyGet(@Param('id') id: string): Promise<GenerationDetailDto> {
+    return this.history.get(id);
+  }
+
+  @Get('health')
+  @ApiOperation({ operationId: 'routing.health' })
+  @ApiResponse({ status: 200, schema: { properties: { status: { type: 'string', example: 'ok' } } } })
+  health(): { status: string } {
+    return { status: 'ok' };
+  }
+}

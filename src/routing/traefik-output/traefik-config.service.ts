@@ -1,0 +1,174 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Subscription } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { DataSourceStore } from '../data-sources/data-source.store';
+import { RoutingMiddleware } from '../definitions/middleware.entity';
+import { ROUTING_SETTINGS } from '../middleware-manager.settings';
+import type { RoutingSettings } from '../middleware-manager.settings';
+import { RoutingResourceMiddleware } from '../resources/resource-middleware.entity';
+import { RoutingResourceService } from '../resources/resource-service.entity';
+import { RoutingResource } from '../resources/resource.entity';
+import { RoutingEvents } from '../routing-events';
+import { RoutingService } from '../definitions/service.entity';
+import { buildTraefikConfig, InvalidRow, RoutingSnapshot, TraefikDocument } from './traefik-config.builder';
+import { describeEvent, TraefikConfigHistory } from './traefik-config-history.service';
+import { toYaml } from './traefik-yaml';
+
+export const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
+// Changes arrive in bursts (a bulk assignment, a sync): one rewrite after the burst.
+const REWRITE_DELAY_MS = 50;
+// Traefik's HTTP provider polls every few seconds: serve a cached document, dropped on every
+// routing event and never older than this (changes made by another replica have no local event).
+const SERVED_MAX_AGE_MS = 2000;
+
+/** The Traefik configuration: served as JSON for the HTTP provider and written as YAML for the file provider. */
+@Injectable()
+export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('TraefikConfig');
+  private timer?: NodeJS.Timeout;
+  private pending?: NodeJS.Timeout;
+  private subscription?: Subscription;
+  private lastWritten?: string;
+  private writing: Promise<void> = Promise.resolve();
+  private stopped = false;
+  /** Bumped by every routing event, so a build that raced with a change is not cached. */
+  private generation = 0;
+  private served?: { generation: number; at: number; document: Promise<TraefikDocument> };
+  /** Invalid rows already logged (kind/id/reason): the document is rebuilt every few seconds. */
+  private readonly reported = new Set<string>();
+  /** What happened since the last history recording (see TraefikConfigHistory). */
+  private triggers: string[] = [];
+  private historyPending?: NodeJS.Timeout;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: DataSourceStore,
+    private readonly events: RoutingEvents,
+    @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
+    private readonly history: TraefikConfigHistory,
+  ) {}
+
+  async snapshot(): Promise<RoutingSnapshot> {
+    const [resources, middlewares, services, middlewareLinks, serviceLinks] = await Promise.all([
+      this.db.getRepository(RoutingResource).find({ where: { status: 'active' } }),
+      this.db.getRepository(RoutingMiddleware).find({ select: { id: true, type: true, config: true } }),
+      this.db.getRepository(RoutingService).find({ select: { id: true, type: true, config: true } }),
+      this.db
+        .getRepository(RoutingResourceMiddleware)
+        .find({ select: { resource_id: true, middleware_id: true, priority: true } }),
+      this.db.getRepository(RoutingResourceService).find({ select: { resource_id: true, service_id: true } }),
+    ]);
+    return { resources, middlewares, services, middlewareLinks, serviceLinks };
+  }
+
+  /** The document for one provider: `file` references Keel's objects as `@file`, `http` as `@http`. */
+  async build(ownProvider: 'file' | 'http'): Promise<TraefikDocument> {
+    const activeSource = this.store.active().config?.type ?? 'pangolin';
+    return buildTraefikConfig(await this.snapshot(), {
+      activeSource,
+      certResolver: this.settings.certResolver,
+      ownProvider,
+      onInvalidRow: (row) => this.reportInvalid(row),
+    });
+  }
+
+  private reportInvalid(row: InvalidRow): void {
+    const key = `${row.kind}\n${row.id}\n${row.reason}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.logger.warn({ msg: `${row.kind} left out of the Traefik configuration`, ...row });
+  }
+
+  /** The HTTP-provider document, cached between changes (see SERVED_MAX_AGE_MS). */
+  forHttpProvider(): Promise<TraefikDocument> {
+    const now = Date.now();
+    if (
+      this.served &&
+      this.served.generation === this.generation &&
+      now - this.served.at < SERVED_MAX_AGE_MS
+    ) {
+      return this.served.document;
+    }
+    const document = this.build('http');
+    this.served = { generation: this.generation, at: now, document };
+    document.catch(() => (this.served = undefined));
+    return document;
+  }
+
+  get filePath(): string | undefined {
+    return this.settings.traefikConfDir ? join(this.settings.traefikConfDir, TRAEFIK_FILE_NAME) : undefined;
+  }
+
+  /** Rewrites the YAML file when its bytes change (atomically: temp file, then rename). Returns whether it wrote. */
+  writeFile(): Promise<boolean> {
+    const run = this.writing.then(async () => {
+      const path = this.filePath;
+      if (!path || this.stopped) return false;
+      const yaml = toYaml((await this.build('file')) as Record<string, unknown>);
+      if (yaml === this.lastWritten) return false;
+      mkdirSync(this.settings.traefikConfDir!, { recursive: true });
+      const temp = `${path}.tmp-${process.pid}`;
+      writeFileSync(temp, yaml, { mode: 0o644 });
+      renameSync(temp, path);
+      this.lastWritten = yaml;
+      return true;
+    });
+    this.writing = run.then(
+      () => undefined,
+      (error: unknown) => this.logger.warn({ msg: 'writing the Traefik file failed', err: String(error) }),
+    );
+    return run;
+  }
+
+  private scheduleWrite(): void {
+    if (this.pending || this.stopped) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.writeFile().catch(() => undefined);
+    }, REWRITE_DELAY_MS);
+  }
+
+  /** Records the current document in the history (when it changed) after a burst of changes. */
+  private scheduleHistory(trigger: string): void {
+    this.triggers.push(trigger);
+    if (this.historyPending || this.stopped) return;
+    this.historyPending = setTimeout(() => {
+      this.historyPending = undefined;
+      const triggers = this.triggers;
+      this.triggers = [];
+      this.build('http')
+        .then((document) => this.history.record(toYaml(document as Record<string, unknown>), triggers))
+        .catch((error: unknown) =>
+          this.logger.warn({ msg: 'recording the Traefik configuration failed', err: String(error) }),
+        );
+    }, REWRITE_DELAY_MS);
+  }
+
+  onApplicationBootstrap(): void {
+    this.subscription = this.events.changes().subscribe((event) => {
+      this.generation++;
+      this.scheduleHistory(describeEvent(event));
+      if (this.filePath) this.scheduleWrite();
+    });
+    this.scheduleHistory('start');
+    if (!this.filePath) return;
+    this.scheduleWrite();
+    if (this.settings.generateIntervalMs > 0) {
+      this.timer = setInterval(() => this.scheduleWrite(), this.settings.generateIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.subscription?.unsubscribe();
+    clearInterval(this.timer);
+    clearTimeout(this.pending);
+    clearTimeout(this.historyPending);
+    await this.writing;
+    await this.history.settled();
+  }
+}

@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { describeFetchError, fetchJson, sourceUrl, splitProvider } from '../data-sources/data-source.client';
+import { DataSourceStore } from '../data-sources/data-source.store';
+import { ROUTING_SETTINGS } from '../middleware-manager.settings';
+import type { RoutingSettings } from '../middleware-manager.settings';
+import { RoutingResource } from '../resources/resource.entity';
+import { httpRouterName } from './traefik-config.builder';
+
+export interface TraefikObject {
+  name: string;
+  provider: string;
+  status: string;
+  type?: string;
+  rule?: string;
+  service?: string;
+  middlewares?: string[];
+  errors: string[];
+}
+
+export interface KeelRouterStatus {
+  resource_id: string;
+  host: string;
+  router: string;
+  loaded: boolean;
+  healthy: boolean;
+  status: string | null;
+  errors: string[];
+}
+
+export interface TraefikStatus {
+  configured: boolean;
+  source: string | null;
+  url: string | null;
+  error: string | null;
+  routers: TraefikObject[];
+  services: TraefikObject[];
+  middlewares: TraefikObject[];
+  keel_routers: KeelRouterStatus[];
+}
+
+type Json = Record<string, unknown>;
+// Traefik's API pages its lists (100 by default): one large page is enough for a dashboard.
+const PER_PAGE = '1000';
+// Keel's own objects reach Traefik through its HTTP provider or the file it writes.
+const KEEL_PROVIDERS = new Set(['http', 'file']);
+
+function objects(body: unknown): TraefikObject[] {
+  if (!Array.isArray(body)) throw new Error('Traefik answered something other than a list');
+  return (body as Json[])
+    .filter((o) => o && typeof o.name === 'string')
+    .map((o) => {
+      const name = o.name as string;
+      const strings = (v: unknown) =>
+        Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+      const object: TraefikObject = {
+        name,
+        provider: typeof o.provider === 'string' ? o.provider : splitProvider(name).provider,
+        status: typeof o.status === 'string' ? o.status : 'unknown',
+        errors: strings(o.error),
+      };
+      if (typeof o.type === 'string') object.type = o.type;
+      if (typeof o.rule === 'string') object.rule = o.rule;
+      if (typeof o.service === 'string') object.service = o.service;
+      if (Array.isArray(o.middlewares)) object.middlewares = strings(o.middlewares);
+      return object;
+    })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Traefik's own view of its routers, services and middlewares, read through the Traefik API data source. */
+@Injectable()
+export class TraefikStatusService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly store: DataSourceStore,
+    @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
+  ) {}
+
+  /** The active source when it is a configured Traefik API, else the first configured one. */
+  private traefikSource() {
+    const file = this.store.read();
+    const names = [file.active_data_source, ...Object.keys(file.data_sources).sort()];
+    const name = names.find((n) => file.data_sources[n]?.type === 'traefik' && this.store.isConfigured(n));
+    return name ? { name, config: file.data_sources[name] } : undefined;
+  }
+
+  async status(): Promise<TraefikStatus> {
+    const source = this.traefikSource();
+    const empty = { routers: [], services: [], middlewares: [], keel_routers: [] };
+    if (!source) return { configured: false, source: null, url: null, error: null, ...empty };
+    const url = (path: string) => {
+      const u = sourceUrl(source.config, path);
+      u.searchParams.set('per_page', PER_PAGE);
+      return u;
+    };
+    const base = { configured: true, source: source.name, url: source.config.url };
+    let routers: TraefikObject[], services: TraefikObject[], middlewares: TraefikObject[];
+    try {
+      [routers, services, middlewares] = (
+        await Promise.all(
+          ['/api/http/routers', '/api/http/services', '/api/http/middlewares'].map((path) =>
+            fetchJson(source.config, this.settings.fetchTimeoutMs, url(path)),
+          ),
+        )
+      ).map(objects);
+    } catch (error) {
+      return { ...base, error: `Traefik could not be read: ${describeFetchError(error)}`, ...empty };
+    }
+    const resources = await this.db
+      .getRepository(RoutingResource)
+      .find({ where: { status: 'active' }, order: { host: 'ASC' } });
+    const byBase = new Map<string, TraefikObject>();
+    for (const router of routers) {
+      const { base: routerBase, provider } = splitProvider(router.name);
+      if (KEEL_PROVIDERS.has(provider || router.provider)) byBase.set(routerBase, router);
+    }
+    const keel_routers = resources.map((resource) => {
+      const name = httpRouterName(resource.id);
+      const found = byBase.get(name);
+      return {
+        resource_id: resource.id,
+        host: resource.host,
+        router: name,
+        loaded: !!found,
+        healthy: !!found && found.status === 'enabled' && found.errors.length === 0,
+        status: found?.status ?? null,
+        errors: found?.errors ?? [],
+      };
+    });
+    return { ...base, error: null, routers, services, middlewares, keel_routers };
+  }
+}

@@ -1,0 +1,63 @@
+import { createOpencodeClient } from '@opencode-ai/sdk/v2';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { freshProcessEnv, KeelProcess, spawnKeel, tempDir, testDatabaseServer } from './support/keel';
+
+// Replicas share one database only on PostgreSQL; SQLite is one process by design.
+const describeOnPostgres = testDatabaseServer ? describe : describe.skip;
+
+/**
+ * A replica never keeps a session list on PostgreSQL: concurrent `GET /session` share one read, which
+ * always starts after each of them arrived. So a session another replica acknowledged is in the very
+ * next list, before any relayed event could have reached this replica.
+ */
+describeOnPostgres('session lists across two replicas (real processes on one PostgreSQL database)', () => {
+  let directory: string;
+  let replicas: KeelProcess[] = [];
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+
+  beforeAll(async () => {
+    directory = tempDir('keel-session-replicas-');
+    const fresh = await freshProcessEnv({ KEEL_LOG_LEVEL: 'error' });
+    cleanup = fresh.cleanup;
+    replicas = await Promise.all(
+      ['a', 'b'].map((name) => spawnKeel({ ...fresh.env, KEEL_DATA_DIR: join(fresh.env.KEEL_DATA_DIR, name) })),
+    );
+  });
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await cleanup();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("lists at once a session the other replica created, updated or deleted, while the lister is under load", async () => {
+    const [a, b] = replicas.map((r) => createOpencodeClient({ baseUrl: r.url, directory }));
+    const ids = async () => ((await b.session.list()).data ?? []).map((s) => s.id);
+    let loading = true;
+    // Lists in flight on the other replica all the time, so each checked list joins a shared read.
+    const load = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (loading) await b.session.list();
+      }),
+    );
+    try {
+      for (let round = 0; round < 20; round++) {
+        const { data: created } = await a.session.create({ title: `from a ${round}` });
+        expect(await ids()).toContain(created!.id);
+        await a.session.update({ sessionID: created!.id, title: `renamed ${round}` });
+        const listed = (await b.session.list()).data!.find((s) => s.id === created!.id);
+        expect(listed?.title).toBe(`renamed ${round}`);
+        await a.session.delete({ sessionID: created!.id });
+        expect(await ids()).not.toContain(created!.id);
+      }
+      // And the other way round, for creates made concurrently (one multi-row INSERT on the creating replica).
+      const made = await Promise.all(Array.from({ length: 10 }, (_, i) => b.session.create({ title: `from b ${i}` })));
+      const listedOnA = ((await a.session.list()).data ?? []).map((s) => s.id);
+      for (const { data } of made) expect(listedOnA).toContain(data!.id);
+    } finally {
+      loading = false;
+      await load;
+    }
+  });
+});
