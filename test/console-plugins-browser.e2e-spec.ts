@@ -50,6 +50,11 @@ describe('Console: Plugin Hub in a browser', () => {
       await page.getByRole('heading', { name: 'Plugin Hub' }).waitFor();
       await page.getByText(/^12 of 12 plugins \(catalogue bundled with Keel\)$/).waitFor();
       await page.getByText('No file is set yet').waitFor();
+      // Install waits for the file, and says so.
+      expect(await geoblock.getByRole('button', { name: 'Install GeoBlock' }).isDisabled()).toBe(true);
+      await page
+        .getByText('Install is off until the Traefik static configuration file is set above')
+        .waitFor();
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await keepScreenshot(page, 'plugins-desktop-light');
     });
@@ -57,7 +62,8 @@ describe('Console: Plugin Hub in a browser', () => {
     await step(page, 'plugins-path-refused', async () => {
       await page.getByRole('textbox', { name: 'Static configuration file' }).fill('/etc/traefik/traefik.yml');
       await page.getByRole('button', { name: 'Save path' }).click();
-      await page.getByText('path: path is outside the directories this server may use').waitFor();
+      await page.getByText('This file is outside the directories this server may use').waitFor();
+      await page.getByText(/decided by KEEL_ALLOWED_DIRECTORIES/).waitFor();
       await keepScreenshot(page, 'plugins-path-error-desktop-light');
     });
 
@@ -77,7 +83,7 @@ describe('Console: Plugin Hub in a browser', () => {
       await geoblock.getByRole('button', { name: 'Install GeoBlock' }).click();
       await geoblock
         .getByRole('alert')
-        .getByText('version: must be a module version such as v1.2.3')
+        .getByText('Version: must be a module version such as v1.2.3')
         .waitFor();
       expect(readFileSync(file, 'utf8')).toBe(STATIC_CONFIG);
       await keepScreenshot(page, 'plugins-errors-desktop-light');
@@ -95,6 +101,8 @@ describe('Console: Plugin Hub in a browser', () => {
       });
       await page.getByRole('textbox', { name: 'Search plugins' }).fill('');
       await page.getByRole('radio', { name: 'Installed (1)' }).waitFor({ state: 'attached' });
+      // Remove takes Install's place under the pointer: its hovered tint is what a person sees.
+      await geoblock.getByRole('button', { name: 'Remove GeoBlock' }).hover();
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await keepScreenshot(page, 'plugins-installed-desktop-light');
     });

@@ -31,10 +31,17 @@ const theme = createTheme({
   components: { Combobox: Combobox.extend({ defaultProps: { keepMounted: false } }) },
 });
 // Mantine's dimmed grey and error red are below AA contrast (4.5:1); --keel-color-ok is the
-// success text colour, AA in both themes.
-const cssVariablesResolver: CSSVariablesResolver = () => ({
+// success text colour, AA in both themes. In the light theme the text of light, outline and subtle
+// buttons and badges is shade 9: shade 8 on the tint a hovered one gets (red-8 on #fdf5f5) is 4.2:1.
+const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
   light: {
+    ...Object.fromEntries(
+      Object.keys(resolved.colors).flatMap((color) => [
+        [`--mantine-color-${color}-light-color`, `var(--mantine-color-${color}-9)`],
+        [`--mantine-color-${color}-outline`, `var(--mantine-color-${color}-9)`],
+      ]),
+    ),
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--keel-color-ok': 'var(--mantine-color-teal-9)',
