@@ -14,6 +14,7 @@ import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { INGESTION_SETTINGS } from './ingestion-settings';
 import { MemoriesController } from './memories/memories.controller';
+import { MemoryEntryRepository } from './memories/memory-entry.repository';
 import { MemoriesService } from './memories/memories.service';
 import { MemoryEntry } from './memories/memory-entry.entity';
 import { MemoryModel } from './memories/memory-model';
@@ -23,6 +24,7 @@ import { ExtractionSandbox } from './pipeline/extraction-sandbox';
 import { PipelineWorker } from './pipeline/pipeline-worker';
 import { PipelineWorkerBeat } from './pipeline/pipeline-worker.entity';
 import { StatusPublisher } from './pipeline/status-publisher';
+import { WebhookOutboxRepository } from './pipeline/webhook-outbox.repository';
 import { WebhookDispatcher } from './pipeline/webhook-dispatcher';
 import { FullTextIndex } from './search/full-text-index';
 import { SearchController } from './search/search.controller';
@@ -38,6 +40,7 @@ import { SettingsController } from './settings/settings.controller';
 import { IngestionStore } from './store';
 import { MemoryApiKey, MemoryOrganization } from './organizations/organization.entity';
 import { OrganizationsController } from './organizations/organizations.controller';
+import { OrganizationRepository } from './organizations/organization.repository';
 import { OrganizationsService } from './organizations/organizations.service';
 
 /** The memory surface (supermemory v3/v4): documents, the pipeline, search, memories, profiles and settings. */
@@ -48,6 +51,7 @@ import { OrganizationsService } from './organizations/organizations.service';
     { provide: INGESTION_SETTINGS, inject: [KEEL_SETTINGS], useFactory: (keel: KeelSettings) => keel.memory },
     IngestionStore,
     OrganizationSettingsService,
+    OrganizationRepository,
     OrganizationsService,
     FullTextIndex,
     {
@@ -67,11 +71,13 @@ import { OrganizationsService } from './organizations/organizations.service';
       inject: [IngestionStore, EventBus, KEEL_SETTINGS],
     },
     StatusPublisher,
+    WebhookOutboxRepository,
     WebhookDispatcher,
     DocumentRepository,
     DocumentQueryService,
     DocumentIngestService,
     FileUploadService,
+    MemoryEntryRepository,
     MemoriesService,
     MemoryModel,
     SearchService,

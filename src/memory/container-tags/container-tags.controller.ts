@@ -3,7 +3,8 @@ import { ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger
 import { ErrorBody } from '../documents/dto/document.dto';
 import { MemoryApiAuth } from '../memory-auth.decorator';
 import { Org } from '../organizations/org.decorator';
-import { IngestionStore } from '../store';
+import { DocumentRepository } from '../documents/document.repository';
+import { MemoryEntryRepository } from '../memories/memory-entry.repository';
 
 export class ContainerTagDto {
   @ApiProperty() containerTag!: string;
@@ -21,7 +22,10 @@ export class ContainerTagsResponse {
 @ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
 @Controller('v3/container-tags')
 export class ContainerTagsController {
-  constructor(private readonly store: IngestionStore) {}
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly memories: MemoryEntryRepository,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -30,28 +34,10 @@ export class ContainerTagsController {
   })
   @ApiResponse({ status: 200, type: ContainerTagsResponse })
   async list(@Org() org: string): Promise<ContainerTagsResponse> {
-    const [documents, memories] = await Promise.all([
-      this.store.query<{ tag: string; n: number | string }>(
-        'SELECT container_tag AS tag, COUNT(*) AS n FROM memory_document WHERE org_id = ? AND container_tag IS NOT NULL GROUP BY container_tag',
-        [org],
-      ),
-      this.store.query<{ tag: string; n: number | string }>(
-        'SELECT container_tag AS tag, COUNT(*) AS n FROM memory_entry WHERE org_id = ? AND is_latest = ? AND is_forgotten = ? GROUP BY container_tag',
-        [org, true, false],
-      ),
-    ]);
-    const tags = new Map<string, ContainerTagDto>();
-    const entry = (tag: string) => {
-      let found = tags.get(tag);
-      if (!found) tags.set(tag, (found = { containerTag: tag, documents: 0, memories: 0 }));
-      return found;
-    };
-    for (const row of documents) entry(row.tag).documents = Number(row.n);
-    for (const row of memories) entry(row.tag).memories = Number(row.n);
+    const [documents, memories] = await Promise.all([this.documents.countByTag(org), this.memories.countByTag(org)]);
+    const tags = [...new Set([...documents.keys(), ...memories.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return {
-      containerTags: [...tags.values()].sort((a, b) =>
-        a.containerTag < b.containerTag ? -1 : a.containerTag > b.containerTag ? 1 : 0,
-      ),
+      containerTags: tags.map((tag) => ({ containerTag: tag, documents: documents.get(tag) ?? 0, memories: memories.get(tag) ?? 0 })),
     };
   }
 }

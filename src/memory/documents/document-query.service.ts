@@ -3,6 +3,7 @@ import { NotFoundError } from '../../common/errors';
 import { MemoryDocument } from './memory-document.entity';
 import { matchesFilter } from '../search/metadata-filter';
 import { containerTagsOf } from '../validation';
+import { MemoryEntryRepository } from '../memories/memory-entry.repository';
 import { DocumentRepository } from './document.repository';
 import { chunkView, documentSummaryView, documentView, memoryView, processingView } from './document-views';
 import type { ChunksResponse, DocumentDetail, ListDocumentsBody, ListDocumentsResponse, ProcessingResponse } from './dto/document.dto';
@@ -10,7 +11,10 @@ import type { ChunksResponse, DocumentDetail, ListDocumentsBody, ListDocumentsRe
 /** Reads of documents: one by id or customId, lists, what is still in the pipeline, chunks. */
 @Injectable()
 export class DocumentQueryService {
-  constructor(private readonly repository: DocumentRepository) {}
+  constructor(
+    private readonly repository: DocumentRepository,
+    private readonly memories: MemoryEntryRepository,
+  ) {}
 
   /** By id, then by customId, within the organization (another organization's document is not found). */
   async find(org: string, idOrCustomId: string): Promise<MemoryDocument> {
@@ -21,7 +25,7 @@ export class DocumentQueryService {
 
   async get(org: string, idOrCustomId: string): Promise<DocumentDetail> {
     const doc = await this.find(org, idOrCustomId);
-    const memories = await this.repository.memoriesOf(doc.id);
+    const memories = await this.memories.ofDocument(doc.id);
     return documentView(doc, memories.map(memoryView));
   }
 

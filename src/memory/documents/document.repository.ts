@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, SelectQueryBuilder } from 'typeorm';
 import { Metadata, MemoryDocument, UNFINISHED } from './memory-document.entity';
 import { MemoryChunk } from './memory-chunk.entity';
-import { MemoryEntry } from '../memories/memory-entry.entity';
 import { FullTextIndex } from '../search/full-text-index';
 import { IngestionStore, Query } from '../store';
 import type { StoredForMerge } from './document-merge';
@@ -86,7 +85,6 @@ export class DocumentRepository {
     private readonly index: FullTextIndex,
     @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
     @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
-    @InjectRepository(MemoryEntry) private readonly memories: Repository<MemoryEntry>,
   ) {}
 
   /** By id, then by customId, within the organization (another organization's document is not found). */
@@ -200,8 +198,13 @@ export class DocumentRepository {
     return { rows, total: Number(count.total) };
   }
 
-  memoriesOf(documentId: string): Promise<MemoryEntry[]> {
-    return this.memories.find({ where: { documentId }, order: { createdAt: 'ASC' } });
+  /** How many documents each container tag (a document's first) holds. */
+  async countByTag(org: string): Promise<Map<string, number>> {
+    const rows = await this.store.query<{ tag: string; n: number | string }>(
+      'SELECT container_tag AS tag, COUNT(*) AS n FROM memory_document WHERE org_id = ? AND container_tag IS NOT NULL GROUP BY container_tag',
+      [org],
+    );
+    return new Map(rows.map((row) => [row.tag, Number(row.n)]));
   }
 
   chunksOf(documentId: string): Promise<MemoryChunk[]> {

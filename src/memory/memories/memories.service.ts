@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Between, In, Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors';
 import { documentId as newId } from '../../common/ids';
 import type { Metadata } from '../documents/memory-document.entity';
@@ -8,6 +6,7 @@ import { memoryView } from '../documents/document-views';
 import { FullTextIndex } from '../search/full-text-index';
 import { matchesExact, matchesFilter } from '../search/metadata-filter';
 import { IngestionStore, Query } from '../store';
+import { LatestMemoryRow, MemoryEntryRepository } from './memory-entry.repository';
 import { containerTagsOf } from '../validation';
 import { ExtractedFact, extractFacts, factKey } from './fact-extractor';
 import { MemoryEntry } from './memory-entry.entity';
@@ -58,17 +57,13 @@ function inBucket(key: string, memory: string): boolean {
   return words.some((w) => new RegExp(`\\b${w}`).test(text));
 }
 
-function significantWords(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9]{4,}/g) ?? []).filter((w) => w !== 'user');
+/** The rows whose source document matches `filter` (all of them without one). */
+function documentsMatch(rows: LatestMemoryRow[], filter: Metadata | undefined): LatestMemoryRow[] {
+  return filter ? rows.filter((row) => matchesExact(filter, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined)) : rows;
 }
 
-interface MemoryRow {
-  id: string;
-  memory: string;
-  version: number;
-  root_memory_id: string | null;
-  document_id: string | null;
-  doc_metadata?: string | null;
+function significantWords(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]{4,}/g) ?? []).filter((w) => w !== 'user');
 }
 
 /** Memory entries: dreaming (fact extraction and versioning), the profile, and direct memory operations. */
@@ -80,7 +75,7 @@ export class MemoriesService {
     private readonly store: IngestionStore,
     private readonly model: MemoryModel,
     private readonly index: FullTextIndex,
-    @InjectRepository(MemoryEntry) private readonly memories: Repository<MemoryEntry>,
+    private readonly memories: MemoryEntryRepository,
   ) {}
 
   /**
@@ -99,22 +94,16 @@ export class MemoriesService {
   ): Promise<MemoryEntry[]> {
     const now = Date.now();
     const stored: MemoryEntry[] = [];
-    const allowed = (row: MemoryRow) => !source.filterByMetadata || matchesExact(source.filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined);
-    const latest = (where: string, params: unknown[]) =>
-      q<MemoryRow>(
-        `SELECT m.id, m.memory, m.version, m.root_memory_id, m.document_id, d.metadata AS doc_metadata FROM memory_entry m
-         LEFT JOIN memory_document d ON d.id = m.document_id
-         WHERE m.org_id = ? AND m.container_tag = ? AND ${where} AND m.is_latest = ? AND m.is_forgotten = ?`,
-        [org, tag, ...params, true, false],
-      ).then((rows) => rows.filter(allowed));
+    const latest = async (match: { factKey: string } | { id: string }) =>
+      documentsMatch(await this.memories.latestMatching(q, org, tag, match), source.filterByMetadata);
     for (const fact of facts) {
-      const candidates = await latest('m.fact_key = ?', [fact.key]);
+      const candidates = await latest({ factKey: fact.key });
       const same = candidates.find((c) => c.memory.toLowerCase() === fact.memory.toLowerCase());
       if (same) {
-        await q('UPDATE memory_entry SET source_count = source_count + 1, updated_at = ? WHERE id = ? RETURNING id', [now, same.id]);
+        await this.memories.strengthen(q, same.id, now);
         continue;
       }
-      let parent: MemoryRow | undefined;
+      let parent: LatestMemoryRow | undefined;
       let relation: MemoryRelation | null = null;
       if (!fact.link) {
         parent = candidates[0];
@@ -122,7 +111,7 @@ export class MemoriesService {
       } else if (fact.link !== 'new') {
         // The target may have been updated by another document since the model saw it: then the
         // fact starts its own chain rather than forking an old version.
-        [parent] = await latest('m.id = ?', [fact.link.memoryId]);
+        [parent] = await latest({ id: fact.link.memoryId });
         relation = parent ? fact.link.relation : null;
       }
       const versioned = relation === 'updates';
@@ -149,15 +138,10 @@ export class MemoriesService {
         updatedAt: now,
       } satisfies Partial<MemoryEntry>);
       if (versioned) {
-        await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, parent!.id]);
+        await this.memories.supersede(q, parent!.id, now);
         await this.index.unindexMemory(q, parent!.id);
       }
-      await q(
-        `INSERT INTO memory_entry (id, org_id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
-         parent_memory_id, root_memory_id, relation, source_count, metadata, forget_after, forget_reason, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [entry.id, org, entry.memory, tag, entry.factKey, entry.documentId, entry.version, true, false, entry.isStatic, entry.isInference, entry.parentMemoryId, entry.rootMemoryId, entry.relation, 1, JSON.stringify(entry.metadata), entry.forgetAfter, entry.forgetReason, now, now],
-      );
+      await this.memories.insert(q, entry);
       await this.index.indexMemory(q, entry.id);
       stored.push(entry);
     }
@@ -194,13 +178,7 @@ export class MemoriesService {
   private async knownMemories(org: string, tag: string, text: string, filterByMetadata?: Metadata): Promise<KnownMemory[]> {
     const size = this.model.contextSize;
     if (size === 0) return [];
-    const rows = (
-      await this.store.query<{ id: string; memory: string; is_static: boolean | number; doc_metadata: string | null }>(
-        `SELECT m.id, m.memory, m.is_static, d.metadata AS doc_metadata FROM memory_entry m LEFT JOIN memory_document d ON d.id = m.document_id
-         WHERE m.org_id = ? AND m.container_tag = ? AND m.is_latest = ? AND m.is_forgotten = ? ORDER BY m.updated_at DESC LIMIT ?`,
-        [org, tag, true, false, KNOWN_SCAN],
-      )
-    ).filter((row) => !filterByMetadata || matchesExact(filterByMetadata, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined));
+    const rows = documentsMatch(await this.memories.recentLatest(org, tag, KNOWN_SCAN), filterByMetadata);
     const words = new Set(significantWords(text));
     return rows
       .map((row, recency) => ({ row, recency, overlap: significantWords(row.memory).filter((w) => words.has(w)).length }))
@@ -220,7 +198,7 @@ export class MemoriesService {
   async profile(org: string, body: ProfileBody, search: (body: SearchMemoriesBody) => Promise<SearchMemoriesResponse>): Promise<ProfileResponse> {
     const { containerTag: tag, q, filters: filter, include, buckets: bucketKeys } = body;
     const started = Date.now();
-    const latest = (await this.memories.find({ where: { orgId: org, containerTag: tag, isLatest: true, isForgotten: false }, order: { updatedAt: 'DESC' }, take: 500 })).filter(
+    const latest = (await this.memories.latestOfTag(org, tag, 500)).filter(
       (m) => this.visible(m) && matchesFilter(filter, m.metadata),
     );
     // Without `include`, the two classic parts; buckets appear when asked for by either parameter.
@@ -270,7 +248,7 @@ export class MemoriesService {
     const page = body.page ?? 1;
     const sort = body.sort ?? 'createdAt';
     const order = body.order ?? 'desc';
-    const all = (await this.memories.find({ where: { orgId: org, containerTag: In(tags), isLatest: true }, order: { [sort]: order.toUpperCase() as 'ASC' | 'DESC', id: 'ASC' } })).filter(
+    const all = (await this.memories.latestInTags(org, tags, sort, order)).filter(
       (m) => matchesFilter(filter, m.metadata),
     );
     const pageItems = all.slice((page - 1) * limit, page * limit);
@@ -290,10 +268,7 @@ export class MemoriesService {
   }
 
   private async select(org: string, body: MemorySelection): Promise<MemoryEntry> {
-    const { containerTag: tag, id, content } = body;
-    const found = id
-      ? await this.memories.findOneBy({ orgId: org, id, containerTag: tag })
-      : await this.memories.findOneBy({ orgId: org, memory: content!, containerTag: tag, isLatest: true });
+    const found = await this.memories.findInTag(org, body.containerTag, body);
     if (!found) throw new NotFoundError('Memory not found');
     return found;
   }
@@ -305,15 +280,10 @@ export class MemoriesService {
     const forgetAfter = body.forgetAfter === null ? null : typeof body.forgetAfter === 'string' ? Date.parse(body.forgetAfter) : old.forgetAfter;
     const now = Date.now();
     const entry = await this.store.transaction(async (q) => {
-      await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, old.id]);
+      await this.memories.supersede(q, old.id, now);
       await this.index.unindexMemory(q, old.id);
-      const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata, forgetAfter: Number.isNaN(forgetAfter) ? null : forgetAfter, forgetReason: (body.forgetReason as string | null | undefined) ?? old.forgetReason, createdAt: now, updatedAt: now });
-      await q(
-        `INSERT INTO memory_entry (id, org_id, memory, container_tag, fact_key, document_id, version, is_latest, is_forgotten, is_static, is_inference,
-         parent_memory_id, root_memory_id, relation, source_count, metadata, forget_after, forget_reason, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [next.id, org, next.memory, next.containerTag, old.factKey, next.documentId, next.version, true, false, next.isStatic, next.isInference, next.parentMemoryId, next.rootMemoryId, 'updates', next.sourceCount, JSON.stringify(next.metadata ?? {}), next.forgetAfter, next.forgetReason, now, now],
-      );
+      const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter: Number.isNaN(forgetAfter) ? null : forgetAfter, forgetReason: (body.forgetReason as string | null | undefined) ?? old.forgetReason, createdAt: now, updatedAt: now });
+      await this.memories.insert(q, next);
       await this.index.indexMemory(q, next.id);
       return next;
     });
@@ -326,7 +296,7 @@ export class MemoriesService {
     const memory = await this.select(org, body);
     if (memory.isForgotten) throw new ConflictError('Memory already forgotten');
     await this.store.transaction(async (q) => {
-      await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = ?, updated_at = ? WHERE id = ? RETURNING id', [true, reason ?? memory.forgetReason, Date.now(), memory.id]);
+      await this.memories.forget(q, memory.id, reason ?? memory.forgetReason, Date.now());
       await this.index.unindexMemory(q, memory.id);
     });
     return { id: memory.id, forgotten: true };
@@ -337,21 +307,19 @@ export class MemoriesService {
     const memory = await this.select(org, body);
     if (!memory.isForgotten) throw new ConflictError('Memory is not forgotten');
     await this.store.transaction(async (q) => {
-      await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = NULL, updated_at = ? WHERE id = ? RETURNING id', [false, Date.now(), memory.id]);
+      await this.memories.unforget(q, memory.id, Date.now());
       if (memory.isLatest) await this.index.indexMemory(q, memory.id);
     });
     return { id: memory.id, forgotten: false };
   }
 
-  async byIds(org: string, ids: string[]): Promise<MemoryEntry[]> {
-    // By primary key, the organization checked here (see SearchService.scoredChunks).
-    return ids.length ? (await this.memories.findBy({ id: In(ids) })).filter((m) => m.orgId === org) : [];
+  byIds(org: string, ids: string[]): Promise<MemoryEntry[]> {
+    return this.memories.byIds(org, ids);
   }
 
   /** The versions around one memory in its chain (chains of a much-updated fact can grow long). */
   async nearbyVersions(m: MemoryEntry, span = 5): Promise<MemoryEntry[]> {
-    const root = m.rootMemoryId ?? m.id;
-    const chain = await this.memories.find({ where: [{ orgId: m.orgId, rootMemoryId: root, version: Between(m.version - span, m.version + span) }, { orgId: m.orgId, id: root }], order: { version: 'ASC' } });
+    const chain = await this.memories.chainAround(m.orgId, m.rootMemoryId ?? m.id, m.version, span);
     return chain.filter((v) => v.id !== m.id && Math.abs(v.version - m.version) <= span);
   }
 

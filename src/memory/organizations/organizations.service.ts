@@ -1,11 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors';
 import { documentId } from '../../common/ids';
-import { IngestionStore } from '../store';
 import { DEFAULT_ORG, MemoryApiKey, MemoryOrganization } from './organization.entity';
+import { OrganizationHoldsData, OrganizationRepository } from './organization.repository';
 
 /** Keys Keel issues start with this; one presented with it must be a stored key (see resolveKey). */
 export const KEY_PREFIX = 'keel_';
@@ -14,8 +12,6 @@ const KEY_CHARS = 40;
 const SHOWN_PREFIX = KEY_PREFIX.length + 8;
 /** `last_used_at` is written at most this often per key (a busy key would otherwise write at every request). */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** Tables whose rows make an organization hold data (deleting it is refused while any is left). */
-const DATA_TABLES = ['memory_document', 'memory_entry'] as const;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
@@ -57,30 +53,23 @@ export interface ApiKeyView {
 export class OrganizationsService {
   private readonly logger = new Logger('Organizations');
 
-  constructor(
-    private readonly store: IngestionStore,
-    @InjectRepository(MemoryOrganization) private readonly organizations: Repository<MemoryOrganization>,
-    @InjectRepository(MemoryApiKey) private readonly keys: Repository<MemoryApiKey>,
-  ) {}
+  constructor(private readonly repository: OrganizationRepository) {}
 
   /** The organization of a stored key, or undefined when no key has this digest (unknown or revoked). */
   async resolveKey(key: string): Promise<string | undefined> {
     const digest = keyDigest(key);
-    const [row] = await this.store.query<{ id: string; org_id: string; last_used_at: number | string | null }>('SELECT id, org_id, last_used_at FROM memory_api_key WHERE digest = ?', [digest]);
+    const row = await this.repository.keyByDigest(digest);
     if (!row) return undefined;
     const now = Date.now();
     if (row.last_used_at === null || now - Number(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
       // Bookkeeping: the request does not wait for it, and a failure only delays the next stamp.
-      void this.store.transaction((q) => q('UPDATE memory_api_key SET last_used_at = ? WHERE id = ?', [now, row.id]), { relaxed: true }).catch((error: Error) => this.logger.warn({ msg: 'could not record a key use', key: row.id, error: error.message }));
+      void this.repository.stampKeyUse(row.id, now).catch((error: Error) => this.logger.warn({ msg: 'could not record a key use', key: row.id, error: error.message }));
     }
     return row.org_id;
   }
 
   async list(): Promise<OrganizationView[]> {
-    const rows = await this.store.query<{ id: string; name: string; created_at: number | string; updated_at: number | string; keys: number | string }>(
-      `SELECT o.id, o.name, o.created_at, o.updated_at, (SELECT COUNT(*) FROM memory_api_key k WHERE k.org_id = o.id) AS keys
-       FROM memory_organization o ORDER BY o.created_at ASC, o.id ASC`,
-    );
+    const rows = await this.repository.list();
     return rows.map((r) => ({ id: r.id, name: r.name, isDefault: r.id === DEFAULT_ORG, keyCount: Number(r.keys), createdAt: iso(Number(r.created_at))!, updatedAt: iso(Number(r.updated_at))! }));
   }
 
@@ -91,7 +80,7 @@ export class OrganizationsService {
   }
 
   private async mustExist(id: string): Promise<MemoryOrganization> {
-    const org = await this.organizations.findOneBy({ id });
+    const org = await this.repository.find(id);
     if (!org) throw new NotFoundError(`Organization not found: ${id}`);
     return org;
   }
@@ -100,13 +89,13 @@ export class OrganizationsService {
   async create(name: string): Promise<OrganizationView> {
     const now = Date.now();
     const id = `org_${documentId(16)}`;
-    await this.organizations.insert({ id, name, createdAt: now, updatedAt: now });
+    await this.repository.insert(Object.assign(new MemoryOrganization(), { id, name, createdAt: now, updatedAt: now }));
     return this.view(id);
   }
 
   async rename(id: string, name: string): Promise<OrganizationView> {
     await this.mustExist(id);
-    await this.organizations.update({ id }, { name, updatedAt: Date.now() });
+    await this.repository.rename(id, name, Date.now());
     return this.view(id);
   }
 
@@ -118,24 +107,16 @@ export class OrganizationsService {
   async remove(id: string): Promise<void> {
     if (id === DEFAULT_ORG) throw new ConflictError('The default organization cannot be deleted (KEEL_API_KEYS and requests without a key use it)');
     await this.mustExist(id);
-    await this.store.transaction(async (q) => {
-      // Keys go in the same transaction (and come back if the deletion is refused): once it commits, no
-      // request can add data to the organization. Revoke its keys first to be sure nothing is in flight.
-      await q(`SELECT id FROM memory_organization WHERE id = ?${this.store.forUpdate}`, [id]);
-      await q('DELETE FROM memory_api_key WHERE org_id = ?', [id]);
-      for (const table of DATA_TABLES) {
-        const [{ n }] = await q<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE org_id = ?`, [id]);
-        if (Number(n) > 0) throw new ConflictError(`Organization ${id} still holds data (${n} rows of ${table}); delete its documents and memories first`);
-      }
-      await q('DELETE FROM organization_settings WHERE org_id = ?', [id]);
-      await q('DELETE FROM memory_webhook_delivery WHERE org_id = ?', [id]);
-      await q('DELETE FROM memory_organization WHERE id = ?', [id]);
+    // Revoke its keys first to be sure nothing is in flight.
+    await this.repository.removeEmpty(id).catch((error: unknown) => {
+      if (!(error instanceof OrganizationHoldsData)) throw error;
+      throw new ConflictError(`Organization ${id} still holds data (${error.rows} rows of ${error.table}); delete its documents and memories first`);
     });
   }
 
   async listKeys(orgId: string): Promise<ApiKeyView[]> {
     await this.mustExist(orgId);
-    const rows = await this.keys.find({ where: { orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.repository.keysOf(orgId);
     return rows.map(keyView);
   }
 
@@ -144,14 +125,13 @@ export class OrganizationsService {
     await this.mustExist(orgId);
     const key = newKey();
     const row = Object.assign(new MemoryApiKey(), { id: `key_${documentId(16)}`, orgId, name, prefix: key.slice(0, SHOWN_PREFIX), digest: keyDigest(key), createdAt: Date.now(), lastUsedAt: null });
-    await this.keys.insert(row);
+    await this.repository.insertKey(row);
     return { ...keyView(row), key };
   }
 
   async revokeKey(orgId: string, keyId: string): Promise<void> {
     await this.mustExist(orgId);
-    const result = await this.keys.delete({ id: keyId, orgId });
-    if (!result.affected) throw new NotFoundError(`API key not found: ${keyId}`);
+    if (!(await this.repository.deleteKey(orgId, keyId))) throw new NotFoundError(`API key not found: ${keyId}`);
   }
 }
 

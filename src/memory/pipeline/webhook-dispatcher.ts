@@ -2,35 +2,15 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { createHmac, randomUUID } from 'node:crypto';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
-import { IngestionStore, Query } from '../store';
 import { Metrics } from '../../observability/metrics.service';
 import type { WebhookOutboxResponse } from './dto/webhook.dto';
-
-interface PendingRow {
-  id: string;
-  orgId: string;
-  url: string;
-  body: string;
-  createdAt: number;
-}
-
-interface ClaimedRow {
-  id: string;
-  url: string;
-  body: string;
-  attempts: number;
-}
+import { ClaimedDelivery, PendingDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
 
 const MAX_BACKOFF_MS = 60_000;
 /** Longest wait between looks at the outbox (rows another replica left, retries coming due). */
 const MAX_IDLE_MS = 1000;
 /** An attempt's lease beyond its timeout: a crash mid-attempt makes the row due again after it. */
 const LEASE_SLACK_MS = 5000;
-/**
- * Claims and outcomes may be lost in a crash without harm (the row is attempted again: delivery is
- * at least once, and the stable delivery id lets receivers drop a repeat); only the insert must be durable.
- */
-const RELAXED = { relaxed: true };
 
 /**
  * Delivers events to the configured webhooks through an outbox table, off the pipeline's path:
@@ -43,7 +23,7 @@ const RELAXED = { relaxed: true };
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('IngestionWebhooks');
-  private buffer: PendingRow[] = [];
+  private buffer: PendingDelivery[] = [];
   private flushing?: Promise<void>;
   private readonly inFlight = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
@@ -53,27 +33,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private stopping = false;
 
   constructor(
-    private readonly store: IngestionStore,
+    private readonly deliveries: WebhookOutboxRepository,
     @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
     private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.metrics.sample('keel_webhook_outbox_depth', 'Webhook deliveries waiting or retrying (all replicas)', async () => {
-      const [{ n }] = await this.store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM memory_webhook_delivery');
-      return Number(n);
-    });
+    this.metrics.sample('keel_webhook_outbox_depth', 'Webhook deliveries waiting or retrying (all replicas)', () => this.deliveries.depth());
     const urls = this.settings.webhooks;
-    // Deliveries for receivers the operator removed have nowhere to go.
-    await this.store.transaction((q) =>
-      urls.length ? q(`DELETE FROM memory_webhook_delivery WHERE url NOT IN (${urls.map(() => '?').join(', ')}) RETURNING id`, urls) : q('DELETE FROM memory_webhook_delivery RETURNING id'),
-    );
+    await this.deliveries.keepOnly(urls);
     if (!urls.length) return;
-    if (this.store.dialect === 'sqlite') {
-      // One process owns a SQLite file: leases and retry waits of a previous run are over; try again now.
-      const now = Date.now();
-      await this.store.transaction((q) => q('UPDATE memory_webhook_delivery SET due_at = ? WHERE due_at > ? RETURNING id', [now, now]));
-    }
+    await this.deliveries.endPreviousRun(Date.now());
     this.wake();
   }
 
@@ -83,20 +53,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
    * credentials or query, which may hold secrets.
    */
   async outbox(org: string, documentId?: string): Promise<WebhookOutboxResponse> {
-    const where = `WHERE org_id = ?${documentId ? " AND body LIKE ? ESCAPE '!'" : ''}`;
-    const params = [org, ...(documentId ? [`%"id":${JSON.stringify(documentId).replace(/[!%_]/g, '!$&')}%`] : [])];
-    const [rows, [{ n }]] = await Promise.all([
-      this.store.query<{ id: string; url: string; body: string; attempts: number; due_at: number | string; last_error: string | null; created_at: number | string }>(
-        `SELECT id, url, body, attempts, due_at, last_error, created_at FROM memory_webhook_delivery ${where} ORDER BY created_at ASC LIMIT 100`,
-        params,
-      ),
-      this.store.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM memory_webhook_delivery ${where}`, params),
-    ]);
+    const { rows, total } = await this.deliveries.page(org, documentId);
     const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
     return {
       receivers: this.settings.webhooks.map(receiverName),
       maxAttempts: this.settings.webhookAttempts,
-      total: Number(n),
+      total,
       deliveries: rows.map((r) => {
         const event = JSON.parse(r.body) as { type: string; data: { id?: string; status?: string } };
         return { id: r.id, receiver: receiverName(r.url), type: event.type, documentId: event.data.id ?? null, status: event.data.status ?? null, attempts: r.attempts, nextAttemptAt: iso(r.due_at), lastError: r.last_error, createdAt: iso(r.created_at) };
@@ -133,30 +95,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.buffer = [];
     if (!rows.length) return;
     try {
-      await this.store.transaction(async (q) => {
-        for (let i = 0; i < rows.length; i += 100) {
-          const slice = rows.slice(i, i + 100);
-          await q(
-            `INSERT INTO memory_webhook_delivery (id, org_id, url, body, attempts, due_at, last_error, created_at) VALUES ${slice.map(() => '(?, ?, ?, ?, 0, ?, NULL, ?)').join(', ')}`,
-            slice.flatMap((r) => [r.id, r.orgId, r.url, r.body, r.createdAt, r.createdAt]),
-          );
-        }
-        for (const url of new Set(rows.map((r) => r.url))) await this.bound(q, url);
-      });
+      const dropped = await this.deliveries.insert(rows, this.settings.webhookQueueLimit);
+      for (const [url, count] of dropped) this.logger.warn({ msg: 'webhook outbox full; oldest deliveries dropped', url, count });
     } catch (error) {
       this.logger.error({ msg: 'webhook deliveries could not be stored; they are lost', count: rows.length, error: (error as Error).message });
       return;
     }
     this.wake();
-  }
-
-  /** Past the per-receiver bound the oldest deliveries go: a receiver gone for good must not grow the table forever. */
-  private async bound(q: Query, url: string): Promise<void> {
-    const [{ n }] = await q<{ n: number | string }>('SELECT COUNT(*) AS n FROM memory_webhook_delivery WHERE url = ?', [url]);
-    const excess = Number(n) - this.settings.webhookQueueLimit;
-    if (excess <= 0) return;
-    await q('DELETE FROM memory_webhook_delivery WHERE id IN (SELECT id FROM memory_webhook_delivery WHERE url = ? ORDER BY created_at, id LIMIT ?)', [url, excess]);
-    this.logger.warn({ msg: 'webhook outbox full; oldest deliveries dropped', url, count: excess });
   }
 
   private wake(): void {
@@ -184,10 +129,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (this.stopping) return;
       // Receivers at their concurrency are woken by their attempts finishing, not by the clock.
       const open = this.settings.webhooks.filter((url) => (this.inFlight.get(url) ?? 0) < this.settings.webhookConcurrency);
-      const [next] = open.length
-        ? await this.store.query<{ due: number | string | null }>(`SELECT MIN(due_at) AS due FROM memory_webhook_delivery WHERE url IN (${open.map(() => '?').join(', ')})`, open)
-        : [];
-      const wait = next?.due === null || next?.due === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, Number(next.due) - Date.now()));
+      const next = await this.deliveries.nextDue(open);
+      const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - Date.now()));
       this.timer = setTimeout(() => this.wake(), wait);
       this.timer.unref();
     } catch (error) {
@@ -202,21 +145,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     }
   }
 
-  private async claim(url: string, limit: number): Promise<ClaimedRow[]> {
+  private claim(url: string, limit: number): Promise<ClaimedDelivery[]> {
     const now = Date.now();
-    const skip = this.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
-    return this.store.transaction((q) =>
-      q<ClaimedRow>(
-        `UPDATE memory_webhook_delivery SET attempts = attempts + 1, due_at = ?
-         WHERE id IN (SELECT id FROM memory_webhook_delivery WHERE url = ? AND due_at <= ? ORDER BY due_at, created_at LIMIT ?${skip})
-         RETURNING id, url, body, attempts`,
-        [now + this.settings.webhookTimeoutMs + LEASE_SLACK_MS, url, now, limit],
-      ),
-      RELAXED,
-    );
+    return this.deliveries.claim(url, limit, now, now + this.settings.webhookTimeoutMs + LEASE_SLACK_MS);
   }
 
-  private start(row: ClaimedRow): void {
+  private start(row: ClaimedDelivery): void {
     this.inFlight.set(row.url, (this.inFlight.get(row.url) ?? 0) + 1);
     const attempt: Promise<void> = this.attempt(row)
       .catch((error: Error) => this.logger.error({ msg: 'webhook outbox update failed', delivery: row.id, error: error.message }))
@@ -228,7 +162,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.attempts.add(attempt);
   }
 
-  private async attempt(row: ClaimedRow): Promise<void> {
+  private async attempt(row: ClaimedDelivery): Promise<void> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-keel-delivery': row.id,
@@ -241,7 +175,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       const response = await fetch(row.url, { method: 'POST', headers, body: row.body, redirect: 'manual', signal: AbortSignal.timeout(this.settings.webhookTimeoutMs) });
       await response.body?.cancel();
       if (response.ok) {
-        await this.store.transaction((q) => q('DELETE FROM memory_webhook_delivery WHERE id = ? RETURNING id', [row.id]), RELAXED);
+        await this.deliveries.remove(row.id);
         return;
       }
       failure = `HTTP ${response.status}`;
@@ -251,14 +185,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     }
     if (row.attempts >= this.settings.webhookAttempts) {
       this.logger.error({ msg: 'webhook delivery given up', url: row.url, delivery: row.id, attempts: row.attempts, error: failure });
-      await this.store.transaction((q) => q('DELETE FROM memory_webhook_delivery WHERE id = ? RETURNING id', [row.id]), RELAXED);
+      await this.deliveries.remove(row.id);
       return;
     }
     const backoff = Math.min(MAX_BACKOFF_MS, this.settings.webhookBackoffMs * 2 ** (row.attempts - 1));
     // Jitter spreads the retries of many deliveries that failed together (a receiver restarting).
     const delay = Math.max(backoff * (0.5 + Math.random() / 2), Math.min(retryAfterMs ?? 0, MAX_BACKOFF_MS));
     this.logger.warn({ msg: 'webhook delivery failed; will retry', url: row.url, delivery: row.id, attempt: row.attempts, error: failure, retryInMs: Math.round(delay) });
-    await this.store.transaction((q) => q('UPDATE memory_webhook_delivery SET due_at = ?, last_error = ? WHERE id = ? RETURNING id', [Date.now() + Math.round(delay), failure.slice(0, 500), row.id]), RELAXED);
+    await this.deliveries.retryAt(row.id, Date.now() + Math.round(delay), failure.slice(0, 500));
   }
 }
 

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, In, Repository } from 'typeorm';
+import { IngestionStore, Query } from '../store';
+import { MemoryEntry } from './memory-entry.entity';
+
+/** A latest memory as dreaming compares facts with it, with its source document's metadata (JSON). */
+export interface LatestMemoryRow {
+  id: string;
+  memory: string;
+  version: number;
+  is_static: boolean | number;
+  root_memory_id: string | null;
+  doc_metadata: string | null;
+}
+
+const INSERT_COLUMNS = [
+  'id', 'org_id', 'memory', 'container_tag', 'fact_key', 'document_id', 'version', 'is_latest', 'is_forgotten', 'is_static', 'is_inference',
+  'parent_memory_id', 'root_memory_id', 'relation', 'source_count', 'metadata', 'forget_after', 'forget_reason', 'created_at', 'updated_at',
+];
+const INSERT = `INSERT INTO memory_entry (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+const LATEST = `SELECT m.id, m.memory, m.version, m.is_static, m.root_memory_id, d.metadata AS doc_metadata FROM memory_entry m
+  LEFT JOIN memory_document d ON d.id = m.document_id
+  WHERE m.org_id = ? AND m.container_tag = ? AND m.is_latest = ? AND m.is_forgotten = ?`;
+
+/** The SQL of memory entries: every read and write of `memory_entry` the memory features make. */
+@Injectable()
+export class MemoryEntryRepository {
+  constructor(
+    private readonly store: IngestionStore,
+    @InjectRepository(MemoryEntry) private readonly entries: Repository<MemoryEntry>,
+  ) {}
+
+  /** The latest, not forgotten memories of a tag with this fact key, or the one with this id. */
+  latestMatching(q: Query, org: string, tag: string, match: { factKey: string } | { id: string }): Promise<LatestMemoryRow[]> {
+    return 'id' in match
+      ? q<LatestMemoryRow>(`${LATEST} AND m.id = ?`, [org, tag, true, false, match.id])
+      : q<LatestMemoryRow>(`${LATEST} AND m.fact_key = ?`, [org, tag, true, false, match.factKey]);
+  }
+
+  /** The tag's most recently updated latest, not forgotten memories. */
+  recentLatest(org: string, tag: string, limit: number): Promise<LatestMemoryRow[]> {
+    return this.store.query<LatestMemoryRow>(`${LATEST} ORDER BY m.updated_at DESC LIMIT ?`, [org, tag, true, false, limit]);
+  }
+
+  async insert(q: Query, m: MemoryEntry): Promise<void> {
+    await q(INSERT, [
+      m.id, m.orgId, m.memory, m.containerTag, m.factKey, m.documentId, m.version, m.isLatest, m.isForgotten, m.isStatic, m.isInference,
+      m.parentMemoryId, m.rootMemoryId, m.relation, m.sourceCount, JSON.stringify(m.metadata ?? {}), m.forgetAfter, m.forgetReason, m.createdAt, m.updatedAt,
+    ]);
+  }
+
+  /** One more source states the fact. */
+  async strengthen(q: Query, id: string, now: number): Promise<void> {
+    await q('UPDATE memory_entry SET source_count = source_count + 1, updated_at = ? WHERE id = ? RETURNING id', [now, id]);
+  }
+
+  /** A newer version took its place. */
+  async supersede(q: Query, id: string, now: number): Promise<void> {
+    await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, id]);
+  }
+
+  async forget(q: Query, id: string, reason: string | null, now: number): Promise<void> {
+    await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = ?, updated_at = ? WHERE id = ? RETURNING id', [true, reason, now, id]);
+  }
+
+  async unforget(q: Query, id: string, now: number): Promise<void> {
+    await q('UPDATE memory_entry SET is_forgotten = ?, forget_reason = NULL, updated_at = ? WHERE id = ? RETURNING id', [false, now, id]);
+  }
+
+  /** By id within a tag, or the latest with exactly this content. */
+  findInTag(org: string, tag: string, by: { id?: string; content?: string }): Promise<MemoryEntry | null> {
+    return by.id
+      ? this.entries.findOneBy({ orgId: org, id: by.id, containerTag: tag })
+      : this.entries.findOneBy({ orgId: org, memory: by.content!, containerTag: tag, isLatest: true });
+  }
+
+  /** The newest latest, not forgotten memories of a tag. */
+  latestOfTag(org: string, tag: string, take: number): Promise<MemoryEntry[]> {
+    return this.entries.find({ where: { orgId: org, containerTag: tag, isLatest: true, isForgotten: false }, order: { updatedAt: 'DESC' }, take });
+  }
+
+  /** Every latest memory (forgotten ones too) of the tags, sorted, ties by id. */
+  latestInTags(org: string, tags: string[], sort: 'createdAt' | 'updatedAt', order: 'asc' | 'desc'): Promise<MemoryEntry[]> {
+    return this.entries.find({ where: { orgId: org, containerTag: In(tags), isLatest: true }, order: { [sort]: order === 'asc' ? 'ASC' : 'DESC', id: 'ASC' } });
+  }
+
+  /** By primary key, the organization checked here (see SearchService.scoredChunks). */
+  async byIds(org: string, ids: string[]): Promise<MemoryEntry[]> {
+    return ids.length ? (await this.entries.findBy({ id: In(ids) })).filter((m) => m.orgId === org) : [];
+  }
+
+  /** The versions of a chain within `span` of a version (the root included), oldest first. */
+  chainAround(org: string, root: string, version: number, span: number): Promise<MemoryEntry[]> {
+    return this.entries.find({ where: [{ orgId: org, rootMemoryId: root, version: Between(version - span, version + span) }, { orgId: org, id: root }], order: { version: 'ASC' } });
+  }
+
+  ofDocument(documentId: string): Promise<MemoryEntry[]> {
+    return this.entries.find({ where: { documentId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** How many latest, not forgotten memories each container tag holds. */
+  async countByTag(org: string): Promise<Map<string, number>> {
+    const rows = await this.store.query<{ tag: string; n: number | string }>(
+      'SELECT container_tag AS tag, COUNT(*) AS n FROM memory_entry WHERE org_id = ? AND is_latest = ? AND is_forgotten = ? GROUP BY container_tag',
+      [org, true, false],
+    );
+    return new Map(rows.map((row) => [row.tag, Number(row.n)]));
+  }
+}
