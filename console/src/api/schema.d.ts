@@ -5735,6 +5735,28 @@ export interface components {
             /** @description The fields changed, as stored */
             updated: components["schemas"]["SettingsBody"];
         };
+        DocumentStatusEvent: {
+            id: string;
+            customId: string | null;
+            /** @enum {string} */
+            status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            /**
+             * @description Whether memories are still being extracted
+             * @enum {string}
+             */
+            dreamingStatus: "dreaming" | "done";
+            /** @description Why the document failed */
+            error?: string;
+            /**
+             * @description On the transition that ends dreaming: which extractor produced the memories
+             * @enum {string}
+             */
+            memoryExtractor?: "model" | "deterministic";
+            /** @description Why the configured memory model was not used (the facts came from the deterministic extractor) */
+            extractionFallback?: string;
+            /** Format: date-time */
+            time: string;
+        };
         WebhookDeliveryView: {
             id: string;
             /** @description Receiver URL without user info or query */

@@ -17,7 +17,8 @@ import { EmbeddingProvider } from './embedding-provider';
 import { checkTextLength, ExtractionError, looksLikeHtml, looksLikeJson, plainText } from './extraction';
 import type { Extracted, ExtractionJob } from './extraction';
 import { ExtractionInterrupted, ExtractionSandbox } from './extraction-sandbox';
-import { DOCUMENT_STATUS_EVENT, DocumentStatusEvent, StatusPublisher } from './status-publisher';
+import type { DocumentStatusEvent } from './dto/webhook.dto';
+import { DOCUMENT_STATUS_EVENT, StatusPublisher } from './status-publisher';
 import { UNFINISHED } from '../documents/memory-document.entity';
 import type { Metadata } from '../documents/memory-document.entity';
 

@@ -1,21 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../events/event-bus.service';
+import type { DocumentStatusEvent } from './dto/webhook.dto';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 export const DOCUMENT_STATUS_EVENT = 'memory.document.status';
 
-export interface DocumentStatusEvent {
-  id: string;
-  customId: string | null;
-  status: string;
-  dreamingStatus: string;
-  error?: string;
-  /** On the transition that ends dreaming: which extractor produced the memories. */
-  memoryExtractor?: 'model' | 'deterministic';
-  /** Why the configured memory model was not used for this document (its facts came from the deterministic extractor). */
-  extractionFallback?: string;
-  time: string;
-}
 
 /** `orgId`: the document's organization (not in the event: its webhook deliveries are listed to that organization's keys only). */
 type Transition = Omit<DocumentStatusEvent, 'time' | 'error' | 'extractionFallback'> & { orgId: string; error?: string | null; extractionFallback?: string | null };

@@ -1,14 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { MemoryApiAuth } from '../memory-auth.decorator';
 import { MemoryQuery } from '../validation';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { Org } from '../organizations/org.decorator';
-import { WebhookDeliveriesQuery, WebhookOutboxResponse } from './dto/webhook.dto';
+import { DocumentStatusEvent, WebhookDeliveriesQuery, WebhookOutboxResponse } from './dto/webhook.dto';
 
 /** Keel addition: the webhook outbox (deliveries not yet accepted by their receiver), for the console. */
 @ApiTags('memory: webhooks')
+// Documented for clients of the event stream and of webhooks, which no operation answers with.
+@ApiExtraModels(DocumentStatusEvent)
 @MemoryApiAuth()
 @ApiResponse({ status: 400, type: ErrorBody })
 @ApiResponse({ status: 401, type: ErrorBody })

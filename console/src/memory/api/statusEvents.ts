@@ -1,17 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../api/schema';
 import { serverEvents, type ServerEvent } from '../../hooks/useEventStream';
-import type { DocumentListAnswer, DocumentSummary } from './documents';
+import type { DocumentListAnswer } from './documents';
 import { memoryKeys } from './keys';
 
-export interface DocumentStatusEvent {
-  id: string;
-  customId: string | null;
-  status: string;
-  dreamingStatus: string;
-  error?: string;
-  time: string;
-}
+/** A `memory.document.status` event's properties, as /doc declares them. */
+export type DocumentStatusEvent = components['schemas']['DocumentStatusEvent'];
 
 /** Calls `onStatus` for each pipeline transition the server publishes on /global/event. */
 export function useDocumentStatusEvents(onStatus: (event: DocumentStatusEvent) => void): void {
@@ -55,7 +50,7 @@ export function useDocumentListStatus(statusFiltered: boolean): void {
         const memories = old.memories.map((d) => {
           if (d.id !== event.id) return d;
           shown = true;
-          return { ...d, status: event.status as DocumentSummary['status'], error: event.error };
+          return { ...d, status: event.status, error: event.error };
         });
         return { ...old, memories };
       });

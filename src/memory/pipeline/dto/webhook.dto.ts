@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DOCUMENT_STATUSES } from '../../documents/memory-document.entity';
 import { Text } from '../../validation';
 
 /** The webhook outbox (a Keel addition): its query and answer. */
@@ -23,4 +24,22 @@ export class WebhookOutboxResponse {
   @ApiProperty({ type: 'integer' }) maxAttempts!: number;
   @ApiProperty({ type: 'integer', description: 'Deliveries in the outbox (matching documentId when given)' }) total!: number;
   @ApiProperty({ type: [WebhookDeliveryView], description: 'The oldest 100' }) deliveries!: WebhookDeliveryView[];
+}
+
+/**
+ * A document's pipeline transition: the `properties` of a `memory.document.status` event on
+ * `/global/event`, and the `data` of a webhook delivery of that type.
+ */
+export class DocumentStatusEvent {
+  @ApiProperty() id!: string;
+  @ApiProperty({ type: 'string', nullable: true }) customId!: string | null;
+  // Typed as the columns' text here (the worker writes them from rows); documented as their values.
+  @ApiProperty({ enum: DOCUMENT_STATUSES }) status!: string;
+  @ApiProperty({ enum: ['dreaming', 'done'], description: 'Whether memories are still being extracted' }) dreamingStatus!: string;
+  @ApiPropertyOptional({ description: 'Why the document failed' }) error?: string;
+  @ApiPropertyOptional({ enum: ['model', 'deterministic'], description: 'On the transition that ends dreaming: which extractor produced the memories' })
+  memoryExtractor?: 'model' | 'deterministic';
+  @ApiPropertyOptional({ description: 'Why the configured memory model was not used (the facts came from the deterministic extractor)' })
+  extractionFallback?: string;
+  @ApiProperty({ format: 'date-time' }) time!: string;
 }
