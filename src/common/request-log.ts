@@ -58,7 +58,7 @@ function requestFields(req: Request): Record<string, unknown> {
  * Debug level: a line as each request arrives, with protocol and host as the trusted proxy reports
  * them. Returns the request's fields, taken now: a mounted router rewrites `req.url` later.
  */
-function logArrival(req: Request, debug = true): Record<string, unknown> {
+function logArrival(req: Request, debug: boolean): Record<string, unknown> {
   const fields = requestFields(req);
   if (debug) log.debug({ msg: 'request', ...fields, protocol: req.protocol, host: req.host, headers: loggedHeaders(req.headers) });
   return fields;
@@ -82,7 +82,8 @@ export function logStreamOpened(req: Request, res: Response): void {
 export function logUpgrade(req: Request): { opened(): () => void; refused(status: number): void } {
   req.id = requestIdOf(req);
   surfaceOf(req);
-  const fields = logArrival(req);
+  // Upgrades are rare: the line is always offered, and the logger drops it below debug level.
+  const fields = logArrival(req, true);
   const start = process.hrtime.bigint();
   return {
     opened() {
