@@ -2,7 +2,7 @@ import { Body, Query } from '@nestjs/common';
 import { ApiPropertyOptions } from '@nestjs/swagger';
 import { issue, PayloadTooLargeError, ValidationIssue } from '../common/errors';
 import { NUL_MESSAGE, nulIssues } from '../common/text-input.guard';
-import { Field, ParsedField, Path, RequestValidationPipe } from '../common/validation/request-fields';
+import { ParsedField, Path, RequestValidationPipe } from '../common/validation/request-fields';
 import type { Metadata } from './documents/memory-document.entity';
 import { FilterExpression, parseFilter } from './search/metadata-filter';
 
@@ -138,9 +138,6 @@ export const FILTERS_SCHEMA: ApiPropertyOptions = {
   description: '{AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]}',
 };
 
-/** A field the service reads as sent, without a rule (kept so that what was accepted stays accepted). */
-export const Unchecked = (api: ApiPropertyOptions = {}) => Field(api, 'unchecked', () => [], true);
-
 type Read<T> = (check: Checker, value: unknown, at: Path, body: object) => T | undefined;
 
 /** A field whose rule and typed value both come from `read`, in one pass. */
@@ -164,9 +161,11 @@ export const Text = (api: ApiPropertyOptions = {}, options: { required?: boolean
 /**
  * An ISO-8601 date (a string that Date.parse reads; `min` and `max` in characters). With `min` (the
  * list filters), an empty string is also reported as no date; without, only its length is.
+ * `clearable`: null is a value (it clears the date) rather than absent.
  */
-export const IsoDate = (api: ApiPropertyOptions = {}, options: { min?: number; max?: number } = {}) =>
-  MemoryField({ format: 'date-time', ...(options.max !== undefined ? { maxLength: options.max } : {}), ...api }, 'isoDate', (check, value, at) => {
+export const IsoDate = (api: ApiPropertyOptions = {}, options: { min?: number; max?: number; clearable?: boolean } = {}) =>
+  MemoryField<string | null>({ format: 'date-time', ...(options.max !== undefined ? { maxLength: options.max } : {}), ...(options.clearable ? { nullable: true } : {}), ...api }, 'isoDate', (check, value, at) => {
+    if (value === null && options.clearable) return null;
     const text = check.string(value, at, options);
     if (text !== undefined && (text !== '' || options.min !== undefined) && Number.isNaN(Date.parse(text))) check.fail(at, 'must be an ISO-8601 date');
     return text;

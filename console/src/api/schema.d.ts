@@ -5647,8 +5647,12 @@ export interface components {
             id?: string;
             /** @description Its exact current text (or `id`) */
             content?: string;
-            /** Format: date-time */
-            forgetAfter?: string | null;
+            /**
+             * Format: date-time
+             * @description Forget the memory after this time; null clears it, absent keeps it
+             */
+            forgetAfter?: Record<string, never> | null;
+            /** @description Absent or null keeps the current one */
             forgetReason?: string | null;
         };
         UpdateMemoryResponse: {

@@ -48,6 +48,20 @@ describe('memory requests at the boundary (MemoryBody and the DTOs)', () => {
     expect(calls).toEqual([]);
   });
 
+  it('a new version: forgetAfter is a date or null (which clears it), forgetReason a string or null (which keeps it)', async () => {
+    const bad = await ctx.http().patch('/v4/memories').send({ containerTag: 'a', id: 'm1', newContent: 'x', forgetAfter: 'never', forgetReason: 7 });
+    expectMemoryError(bad.body, { details: 'forgetAfter: must be an ISO-8601 date; forgetReason: must be a string' });
+    expect(calls).toEqual([]);
+    const cleared = await ctx.http().patch('/v4/memories').send({ containerTag: 'a', id: 'm1', newContent: 'x', forgetAfter: null, forgetReason: null });
+    expect(cleared.status).toBe(200);
+    const dated = await ctx.http().patch('/v4/memories').send({ containerTag: 'a', id: 'm1', newContent: 'x', forgetAfter: '2030-01-01T00:00:00Z' });
+    expect(dated.status).toBe(200);
+    expect(calls.map(([, , body]) => body)).toEqual([
+      { containerTag: 'a', id: 'm1', newContent: 'x', forgetAfter: null, class: 'UpdateMemoryBody' },
+      { containerTag: 'a', id: 'm1', newContent: 'x', forgetAfter: '2030-01-01T00:00:00Z', class: 'UpdateMemoryBody' },
+    ]);
+  });
+
   it('a memory list needs a tag from containerTag or containerTags; numbers sent as text arrive as numbers', async () => {
     const none = await ctx.http().post('/v4/memories/list').send({ containerTags: [] });
     expectMemoryError(none.body, { details: 'containerTags: is required' });

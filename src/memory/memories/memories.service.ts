@@ -277,12 +277,12 @@ export class MemoriesService {
   async update(org: string, body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
     const { newContent, metadata } = body;
     const old = await this.select(org, body);
-    const forgetAfter = body.forgetAfter === null ? null : typeof body.forgetAfter === 'string' ? Date.parse(body.forgetAfter) : old.forgetAfter;
+    const forgetAfter = body.forgetAfter === null ? null : body.forgetAfter !== undefined ? Date.parse(body.forgetAfter) : old.forgetAfter;
     const now = Date.now();
     const entry = await this.store.transaction(async (q) => {
       await this.memories.supersede(q, old.id, now);
       await this.index.unindexMemory(q, old.id);
-      const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter: Number.isNaN(forgetAfter) ? null : forgetAfter, forgetReason: (body.forgetReason as string | null | undefined) ?? old.forgetReason, createdAt: now, updatedAt: now });
+      const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter, forgetReason: body.forgetReason ?? old.forgetReason, createdAt: now, updatedAt: now });
       await this.memories.insert(q, next);
       await this.index.indexMemory(q, next.id);
       return next;

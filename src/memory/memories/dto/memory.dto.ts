@@ -4,7 +4,7 @@ import { checkRequest, CrossFieldRule, ParsedField } from '../../../common/valid
 import type { Metadata } from '../../documents/memory-document.entity';
 import type { FilterExpression } from '../../search/metadata-filter';
 import { METADATA } from '../../search/dto/search.dto';
-import { ContainerTags, Filters, Flag, IsoDate, LIMITS, MetadataField, Num, OneOf, Tag, Text, Unchecked } from '../../validation';
+import { ContainerTags, Filters, Flag, IsoDate, LIMITS, MetadataField, Num, OneOf, Tag, Text } from '../../validation';
 
 /** Requests of `/v4/memories*` and `/v4/profile/buckets` (checked by MemoryBody from these declarations) and answers. */
 export class NewMemory {
@@ -128,10 +128,10 @@ class NewVersion {
 export class UpdateMemoryBody extends SelectsMemory(NewVersion) {
   declare newContent: string;
   declare metadata?: Metadata;
-  /** Read as sent: null clears it, a string is parsed as a date, anything else keeps the current one. */
-  @Unchecked({ type: 'string', format: 'date-time', nullable: true }) forgetAfter?: unknown;
-  /** Read as sent (absent or null keeps the current one). */
-  @Unchecked({ type: 'string', nullable: true }) forgetReason?: unknown;
+  /** Null clears it; absent keeps the current one. */
+  @IsoDate({ description: 'Forget the memory after this time; null clears it, absent keeps it' }, { clearable: true }) forgetAfter?: string | null;
+  /** Absent or null keeps the current one. */
+  @Text({ nullable: true, description: 'Absent or null keeps the current one' }) forgetReason?: string;
 }
 
 export class UpdateMemoryResponse {
