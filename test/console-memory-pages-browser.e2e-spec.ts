@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { collectConsoleErrors, launchChromium, SCREENSHOTS, step } from './support/browser';
+import type { Browser } from 'playwright-core';
+import { atBothWidths, collectConsoleErrors, launchChromium, SCREENSHOTS, step } from './support/browser';
 import { startKeel, TestKeel } from './support/keel';
 
 async function post(keel: TestKeel, path: string, body: unknown): Promise<any> {
@@ -11,31 +11,6 @@ async function post(keel: TestKeel, path: string, body: unknown): Promise<any> {
     body: JSON.stringify(body),
   });
   return response.json();
-}
-
-/** A page at 1440 light and 390 dark, kept as screenshots; nothing wider than the screen. */
-async function atBothWidths(
-  browser: Browser,
-  url: string,
-  name: string,
-  ready: (page: Page) => Promise<void>,
-) {
-  for (const [viewport, colorScheme, suffix] of [
-    [{ width: 1440, height: 900 }, 'light', '1440-light'],
-    [{ width: 390, height: 844 }, 'dark', '390-dark'],
-  ] as const) {
-    const context = await browser.newContext({ viewport, colorScheme });
-    const page = await context.newPage();
-    await step(page, `${name}-${suffix}`, async () => {
-      await page.goto(url);
-      await ready(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect({ name, suffix, overflow }).toEqual({ name, suffix, overflow: 0 });
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${suffix}.png`), fullPage: true });
-    });
-    await context.close();
-  }
 }
 
 // The memory pages' second round: tags from the API, empty states, the settings page, 390 px.

@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { collectConsoleErrors, launchChromium, SCREENSHOTS, step } from './support/browser';
+import type { Browser } from 'playwright-core';
+import { atBothWidths, collectConsoleErrors, launchChromium, step } from './support/browser';
 import { ResourceWatcher } from '../src/routing/resources/resource-watcher.service';
 import { FakeRoutingUpstream, routingApi } from './support/fake-routing-upstreams';
 import { startKeel, TestKeel } from './support/keel';
@@ -13,35 +11,6 @@ function router(i: number) {
     entryPoints: ['websecure'],
     tls: { certResolver: 'letsencrypt' },
   };
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Each view at 1440 light and 390 dark, kept as screenshots; no control wider than the page. */
-async function atBothWidths(
-  browser: Browser,
-  url: string,
-  name: string,
-  ready: (page: Page) => Promise<void>,
-) {
-  for (const [viewport, colorScheme, suffix] of [
-    [{ width: 1440, height: 900 }, 'light', '1440-light'],
-    [{ width: 390, height: 844 }, 'dark', '390-dark'],
-  ] as const) {
-    const context = await browser.newContext({ viewport, colorScheme });
-    const page = await context.newPage();
-    await step(page, `${name}-${suffix}`, async () => {
-      await page.goto(url);
-      await ready(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect({ name, suffix, overflow }).toEqual({ name, suffix, overflow: 0 });
-      await shoot(page, `${name}-${suffix}`);
-    });
-    await context.close();
-  }
 }
 
 // The Traefik configuration's history, Traefik's live status and the routing pages' reading, in Chromium.

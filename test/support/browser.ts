@@ -71,3 +71,28 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help}`);
 }
+
+/** A full-page screenshot kept in SCREENSHOTS as `name`.png. */
+export async function keepFullScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A page at 1440 light and 390 dark, kept as screenshots; nothing wider than the screen. */
+export async function atBothWidths(browser: Browser, url: string, name: string, ready: (page: Page) => Promise<void>): Promise<void> {
+  for (const [viewport, colorScheme, suffix] of [
+    [{ width: 1440, height: 900 }, 'light', '1440-light'],
+    [{ width: 390, height: 844 }, 'dark', '390-dark'],
+  ] as const) {
+    const context = await browser.newContext({ viewport, colorScheme });
+    const page = await context.newPage();
+    await step(page, `${name}-${suffix}`, async () => {
+      await page.goto(url);
+      await ready(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ name, suffix, overflow }).toEqual({ name, suffix, overflow: 0 });
+      await keepFullScreenshot(page, `${name}-${suffix}`);
+    });
+    await context.close();
+  }
+}

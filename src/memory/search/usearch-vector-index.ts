@@ -291,7 +291,14 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   /** Builds the index from every stored vector, newest first: while a large index builds, searches already reach the recent documents. */
-  private async fill(): Promise<void> {
+  private fill(): Promise<void> {
+    return this.forEachStoredVector((row) => {
+      if (!this.keysOf.has(row.document_id) || !this.index?.contains(BigInt(row.id))) this.add(row.document_id, row);
+    });
+  }
+
+  /** Every stored vector, newest first, a page at a time; the event loop is given back every SLICE_MS. */
+  private async forEachStoredVector(visit: (row: StoredVector & { document_id: string }) => void): Promise<void> {
     let below: number | undefined;
     for (;;) {
       const page = await this.store.query<StoredVector & { document_id: string }>(
@@ -300,7 +307,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
       );
       let slice = performance.now();
       for (const row of page) {
-        if (!this.keysOf.has(row.document_id) || !this.index?.contains(BigInt(row.id))) this.add(row.document_id, row);
+        visit(row);
         if (performance.now() - slice > SLICE_MS) {
           await yieldToLoop();
           slice = performance.now();
@@ -371,32 +378,17 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   /** fill() into another index and key map (the compaction's). */
-  private async fillInto(target: { index?: Index; keysOf: Map<string, bigint[]> }): Promise<void> {
-    let below: number | undefined;
-    for (;;) {
-      const page = await this.store.query<StoredVector & { document_id: string }>(
-        `SELECT id, document_id, embedding FROM memory_chunk WHERE embedding IS NOT NULL${below === undefined ? '' : ' AND id < ?'} ORDER BY id DESC LIMIT ?`,
-        [...(below === undefined ? [] : [below]), LOAD_PAGE],
-      );
-      let slice = performance.now();
-      for (const row of page) {
-        const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
-        if (vector.length !== this.dimensions) continue;
-        target.index ??= usearchIndex(this.dimensions);
-        const key = BigInt(row.id);
-        target.index.add(key, vector);
-        const keys = target.keysOf.get(row.document_id);
-        if (keys) keys.push(key);
-        else target.keysOf.set(row.document_id, [key]);
-        if (performance.now() - slice > SLICE_MS) {
-          await yieldToLoop();
-          slice = performance.now();
-        }
-      }
-      if (page.length < LOAD_PAGE) break;
-      below = Number(page[page.length - 1].id);
-      await yieldToLoop();
-    }
+  private fillInto(target: { index?: Index; keysOf: Map<string, bigint[]> }): Promise<void> {
+    return this.forEachStoredVector((row) => {
+      const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
+      if (vector.length !== this.dimensions) return;
+      target.index ??= usearchIndex(this.dimensions);
+      const key = BigInt(row.id);
+      target.index.add(key, vector);
+      const keys = target.keysOf.get(row.document_id);
+      if (keys) keys.push(key);
+      else target.keysOf.set(row.document_id, [key]);
+    });
   }
 
   async indexDocument(q: Query, documentId: string): Promise<void> {
