@@ -142,7 +142,11 @@ export async function openDataSource(options: DataSourceOptions, { migrate = tru
   return dataSource;
 }
 
-/** Applies pending migrations, one transaction each (on PostgreSQL under the migration lock). */
+/**
+ * Applies pending migrations: on SQLite one transaction each; on PostgreSQL all in one transaction
+ * (DDL is transactional there: an upgrade lands whole or not at all, and a new database commits
+ * once instead of once per migration), under the migration lock.
+ */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'postgres') {
     await dataSource.runMigrations({ transaction: 'each' });
@@ -152,7 +156,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    await dataSource.runMigrations({ transaction: 'all' });
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();
