@@ -23,6 +23,7 @@ import { EmbeddingProvider } from './pipeline/embedding-provider';
 import { ExtractionSandbox } from './pipeline/extraction-sandbox';
 import { PipelineWorker } from './pipeline/pipeline-worker';
 import { PipelineWorkerBeat } from './pipeline/pipeline-worker.entity';
+import { PipelineQueueRepository } from './pipeline/pipeline-queue.repository';
 import { StatusPublisher } from './pipeline/status-publisher';
 import { WebhookOutboxRepository } from './pipeline/webhook-outbox.repository';
 import { WebhookDispatcher } from './pipeline/webhook-dispatcher';
@@ -83,6 +84,7 @@ import { OrganizationsService } from './organizations/organizations.service';
     SearchService,
     EmbeddingProvider,
     ExtractionSandbox,
+    PipelineQueueRepository,
     PipelineWorker,
   ],
   exports: [OrganizationsService],

@@ -18,34 +18,9 @@ import { checkTextLength, ExtractionError, looksLikeHtml, looksLikeJson, plainTe
 import type { Extracted, ExtractionJob } from './extraction';
 import { ExtractionInterrupted, ExtractionSandbox } from './extraction-sandbox';
 import type { DocumentStatusEvent } from './dto/webhook.dto';
+import { ClaimedDocument, PipelineDocument, PipelineQueueRepository } from './pipeline-queue.repository';
 import { DOCUMENT_STATUS_EVENT, StatusPublisher } from './status-publisher';
-import { UNFINISHED } from '../documents/memory-document.entity';
 import type { Metadata } from '../documents/memory-document.entity';
-
-interface Claim {
-  id: string;
-  /** The document's organization: its settings apply, its memories are written under it. */
-  org_id: string;
-  revision: number;
-  status: string;
-  /** Extractions of this revision started so far, this one included (counted by the claim itself). */
-  extract_attempts: number;
-}
-
-interface DocumentRow {
-  id: string;
-  custom_id: string | null;
-  content: string | null;
-  text_content: string | null;
-  source: string;
-  title: string | null;
-  task_type: string;
-  dreaming: string;
-  container_tag: string | null;
-  metadata: string | null;
-  filter_by_metadata: string | null;
-  dreamed_length: number;
-}
 
 /** The revision changed under us (an append or a PATCH): drop this run, the document is queued again. */
 class Superseded extends Error {}
@@ -56,8 +31,6 @@ const BEAT_MS = 2_000;
 const STALE_MS = 6_000;
 /** Rows of workers gone this long are deleted (their claims were handed back long before). */
 const FORGET_WORKER_MS = 60 * 60_000;
-/** `lease_until` of a claim handed back: the epoch, so it sorts before every queued row. */
-const TAKEN_OVER = 0;
 
 const withoutNul = (text: string): string => (text.includes('\0') ? text.replace(/\0/g, '') : text);
 
@@ -70,8 +43,9 @@ const withoutNul = (text: string): string => (text.includes('\0') ? text.replace
  * each process beats in `memory_worker` every BEAT_MS: the claims of a worker silent for STALE_MS
  * (killed, or cut off) are handed back at once instead of after the lease. Every write of a stage
  * checks that the claim is still this worker's, so a worker whose claims were taken over stops.
- * A claim handed back is due at TAKEN_OVER (before every queued row): started work finishes first
- * instead of behind the whole queue (3,000 queued documents put it 2 minutes back).
+ * A claim handed back is due at TAKEN_OVER (the epoch, before every queued row): started work finishes
+ * first instead of behind the whole queue (3,000 queued documents put it 2 minutes back).
+ * The SQL of all this is PipelineQueueRepository's; the worker decides when it runs.
  */
 @Injectable()
 export class PipelineWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -86,6 +60,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
 
   constructor(
     private readonly store: IngestionStore,
+    private readonly queue: PipelineQueueRepository,
     private readonly index: FullTextIndex,
     private readonly memories: MemoriesService,
     private readonly publisher: StatusPublisher,
@@ -99,16 +74,10 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.metrics.sample('keel_pipeline_queue_depth', 'Documents not yet done or failed (all replicas)', async () => {
-      const [{ n }] = await this.store.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM memory_document WHERE ${UNFINISHED}`);
-      return Number(n);
-    });
+    this.metrics.sample('keel_pipeline_queue_depth', 'Documents not yet done or failed (all replicas)', () => this.queue.depth());
     if (this.store.dialect === 'sqlite') {
       // One process owns a SQLite file: every lease still held belongs to a previous run of it.
-      const now = Date.now();
-      await this.store.transaction((q) =>
-        q('UPDATE memory_document SET lease_until = CASE WHEN claimed_by IS NULL THEN ? ELSE ? END, claimed_by = NULL WHERE lease_until > ? RETURNING id', [now, TAKEN_OVER, now]),
-      );
+      await this.queue.endPreviousRun(Date.now());
     }
     this.subscription = this.events.ofType<DocumentStatusEvent>(DOCUMENT_STATUS_EVENT).subscribe((e) => {
       if (e.payload.properties.status === 'queued') this.wake();
@@ -133,28 +102,20 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     clearInterval(this.beatTimer);
     this.wake();
     await Promise.all(this.slots);
-    if (this.beatTimer) await this.store.query('DELETE FROM memory_worker WHERE id = ?', [this.workerId]).catch(() => undefined);
+    if (this.beatTimer) await this.queue.removeWorker(this.workerId).catch(() => undefined);
   }
 
   /** Says this worker is alive, and hands back the claims of workers that stopped beating. */
   private async beat(): Promise<void> {
     const now = Date.now();
     try {
-      await this.store.query('INSERT INTO memory_worker (id, beat_at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at', [this.workerId, now]);
-      const released = await this.store.transaction(
-        (q) =>
-          q(
-            `UPDATE memory_document SET lease_until = ?, claimed_by = NULL
-             WHERE claimed_by IS NOT NULL AND claimed_by NOT IN (SELECT id FROM memory_worker WHERE beat_at > ?) RETURNING id`,
-            [TAKEN_OVER, now - STALE_MS],
-          ),
-        { relaxed: true },
-      );
-      if (released.length > 0) {
-        this.logger.warn({ msg: 'took over the claims of a pipeline worker that stopped', documents: released.length });
+      await this.queue.beat(this.workerId, now);
+      const released = await this.queue.takeOverSilentWorkers(now - STALE_MS);
+      if (released > 0) {
+        this.logger.warn({ msg: 'took over the claims of a pipeline worker that stopped', documents: released });
         this.wake();
       }
-      await this.store.query('DELETE FROM memory_worker WHERE beat_at < ?', [now - FORGET_WORKER_MS]);
+      await this.queue.forgetWorkers(now - FORGET_WORKER_MS);
     } catch (error) {
       if (!this.stopping) this.logger.warn({ msg: 'pipeline worker beat failed', error: (error as Error).message });
     }
@@ -172,9 +133,9 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async runSlot(): Promise<void> {
     while (!this.stopping) {
-      let claim: Claim | undefined;
+      let claim: ClaimedDocument | undefined;
       try {
-        claim = await this.claim();
+        claim = await this.queue.claimNext(this.workerId, this.settings.leaseMs);
       } catch (error) {
         if (this.stopping) return;
         this.logger.error({ msg: 'claim failed', error: (error as Error).message });
@@ -193,72 +154,28 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     return Date.now() + this.settings.leaseMs;
   }
 
-  /** Atomically take the oldest claimable row (PostgreSQL: SKIP LOCKED, so replicas never share one). */
-  private async claim(): Promise<Claim | undefined> {
-    const now = Date.now();
-    const skip = this.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
-    // A claim of an unfinished document starts its extraction: counted and committed here, before it
-    // starts, so an extraction that kills the process (or that it dies during) still counts.
-    const rows = await this.store.transaction((q) =>
-      q<Claim>(
-        `UPDATE memory_document SET status = CASE WHEN status = 'done' THEN 'done' ELSE 'extracting' END, lease_until = ?, claimed_by = ?, error = NULL,
-           extract_attempts = CASE WHEN status = 'done' THEN extract_attempts ELSE extract_attempts + 1 END
-         WHERE id = (SELECT id FROM memory_document WHERE lease_until IS NOT NULL AND lease_until <= ? ORDER BY lease_until LIMIT 1${skip})
-         AND lease_until IS NOT NULL AND lease_until <= ?
-         RETURNING id, org_id, revision, status, extract_attempts`,
-        [this.lease(), this.workerId, now, now],
-      ),
-      { relaxed: true },
-    );
-    return rows[0];
-  }
-
   /**
    * Persist one transition of the claimed revision and publish it; throws Superseded when the row moved
    * on or the claim is no longer this worker's. Without `lease_until` in `extra` the lease is renewed.
    */
-  private async transition(claim: Claim, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string): Promise<void> {
-    const sets = ['status = ?', 'updated_at = ?', ...Object.keys(extra).map((k) => `${k} = ?`)];
-    const params: unknown[] = [status, Date.now(), ...Object.values(extra)];
-    if (dreamingStatus) {
-      sets.push('dreaming_status = ?');
-      params.push(dreamingStatus);
-    }
-    if (!('lease_until' in extra)) {
-      sets.push('lease_until = ?');
-      params.push(this.lease());
-    }
-    const [row] = await this.store.transaction((q) =>
-      q<{ custom_id: string | null; dreaming_status: string }>(
-        `UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`,
-        [...params, claim.id, claim.revision, this.workerId],
-      ),
-      { relaxed: true },
-    );
+  private async transition(claim: ClaimedDocument, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string): Promise<void> {
+    const row = await this.queue.writeStage(claim, this.workerId, { status, columns: extra, dreamingStatus, renewedLease: this.lease() });
     if (!row) throw new Superseded();
     this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
   }
 
   /** Inside a write: the claimed revision must still be current (not deleted, appended to or replaced) and still this worker's. */
-  private async assertCurrent(q: Query, claim: Claim): Promise<void> {
-    const [current] = await q<{ id: string }>(`SELECT id FROM memory_document WHERE id = ? AND revision = ? AND claimed_by = ?${this.store.forUpdate}`, [
-      claim.id,
-      claim.revision,
-      this.workerId,
-    ]);
-    if (!current) throw new Superseded();
+  private async assertCurrent(q: Query, claim: ClaimedDocument): Promise<void> {
+    if (!(await this.queue.lockIfCurrent(q, claim, this.workerId))) throw new Superseded();
   }
 
-  private async load(claim: Claim): Promise<DocumentRow> {
-    const [row] = await this.store.query<DocumentRow>(
-      'SELECT id, custom_id, content, text_content, source, title, task_type, dreaming, container_tag, metadata, filter_by_metadata, dreamed_length FROM memory_document WHERE id = ? AND revision = ?',
-      [claim.id, claim.revision],
-    );
+  private async load(claim: ClaimedDocument): Promise<PipelineDocument> {
+    const row = await this.queue.loadRevision(claim);
     if (!row) throw new Superseded();
     return row;
   }
 
-  private async process(claim: Claim): Promise<void> {
+  private async process(claim: ClaimedDocument): Promise<void> {
     let interrupted = false;
     try {
       if (claim.status !== 'done') {
@@ -279,25 +196,12 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     } finally {
       // Stopped at a safe point between stages: hand the row back so the next start (or replica) resumes it at once.
       // An extraction the stop killed is not held against the document: its attempt is given back.
-      if (this.stopping) {
-        const now = Date.now();
-        const refund = interrupted ? ', extract_attempts = extract_attempts - 1' : '';
-        await this.store
-          .transaction((q) =>
-            q(`UPDATE memory_document SET lease_until = ?, claimed_by = NULL${refund} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING id`, [
-              now,
-              claim.id,
-              claim.revision,
-              this.workerId,
-            ]),
-          )
-          .catch(() => undefined);
-      }
+      if (this.stopping) await this.queue.handBack(claim, this.workerId, Date.now(), interrupted).catch(() => undefined);
     }
   }
 
   /** The name `includeItems`/`excludeItems` patterns apply to: an upload's file name or a URL's path (`/docs/a.md`); other documents have none. */
-  private async itemName(doc: DocumentRow): Promise<string | undefined> {
+  private async itemName(doc: PipelineDocument): Promise<string | undefined> {
     if (doc.source === 'url') {
       try {
         const url = new URL(doc.content ?? '');
@@ -307,20 +211,16 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       }
     }
     if (doc.source !== 'file') return undefined;
-    const [file] = await this.store.query<{ file_name: string | null }>('SELECT file_name FROM memory_document_file WHERE document_id = ?', [doc.id]);
-    return file?.file_name ?? undefined;
+    return this.queue.uploadedFileName(doc.id);
   }
 
   /** The document's text: whatever needs a parser is read in the extraction sandbox, never in the server. */
-  private async extract(doc: DocumentRow): Promise<Extracted & { url?: string }> {
+  private async extract(doc: PipelineDocument): Promise<Extracted & { url?: string }> {
     if (doc.source === 'url') return this.extractPage(doc.content ?? '');
     if (doc.source === 'file') {
-      const [file] = await this.store.query<{ data: string; file_name: string | null; mime_type: string | null; file_type: string | null }>(
-        'SELECT data, file_name, mime_type, file_type FROM memory_document_file WHERE document_id = ?',
-        [doc.id],
-      );
+      const file = await this.queue.uploadedFile(doc.id);
       if (!file) throw new ExtractionError('The uploaded file is missing');
-      return this.sandbox.extract({ source: 'file', data: Buffer.from(file.data, 'base64'), name: file.file_name, mime: file.mime_type, fileType: file.file_type });
+      return this.sandbox.extract({ source: 'file', data: file.data, name: file.name, mime: file.mimeType, fileType: file.fileType });
     }
     const content = doc.content ?? '';
     if (doc.source === 'text' && (looksLikeHtml(content) || looksLikeJson(content))) return this.sandbox.extract({ source: 'text', content });
@@ -348,7 +248,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     return { ...extracted, title: extracted.title ?? url.href, url: url.href };
   }
 
-  private async runPipeline(claim: Claim): Promise<void> {
+  private async runPipeline(claim: ClaimedDocument): Promise<void> {
     const doc = await this.load(claim);
     const rules = await this.organization.ingestionRules(claim.org_id);
     const name = await this.itemName(doc);
@@ -375,13 +275,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
       await this.index.deleteChunks(q, claim.id);
-      for (let i = 0; i < chunks.length; i += 100) {
-        const slice = chunks.slice(i, i + 100);
-        await q(
-          `INSERT INTO memory_chunk (document_id, position, content, start_offset, end_offset, created_at) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-          slice.flatMap((c) => [claim.id, c.position, c.content, c.start, c.end, now]),
-        );
-      }
+      await this.queue.insertChunks(q, claim.id, chunks, now);
     }, { relaxed: true });
     await this.transition(claim, 'embedding');
     if (this.embeddings.configured) await this.embedChunks(claim);
@@ -407,16 +301,16 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /** Vectors for every chunk of the document (stored as JSON; search compares them in process). */
-  private async embedChunks(claim: Claim): Promise<void> {
-    const chunks = await this.store.query<{ id: number; content: string }>('SELECT id, content FROM memory_chunk WHERE document_id = ? ORDER BY position', [claim.id]);
+  private async embedChunks(claim: ClaimedDocument): Promise<void> {
+    const chunks = await this.queue.chunksToEmbed(claim.id);
     const vectors = await this.embeddings.embed(chunks.map((c) => c.content));
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
-      for (let i = 0; i < chunks.length; i++) await q('UPDATE memory_chunk SET embedding = ? WHERE id = ? RETURNING id', [JSON.stringify(vectors[i]), chunks[i].id]);
+      await this.queue.saveEmbeddings(q, chunks, vectors);
     }, { relaxed: true });
   }
 
-  private async dream(claim: Claim): Promise<void> {
+  private async dream(claim: ClaimedDocument): Promise<void> {
     const doc = await this.load(claim);
     const text = doc.text_content ?? '';
     const fresh = text.slice(Math.min(doc.dreamed_length, text.length));
@@ -427,12 +321,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     await this.store.transaction(async (q) => {
       await this.assertCurrent(q, claim);
       await this.memories.remember(q, claim.org_id, tag, extraction.facts, { documentId: doc.id, metadata: parse(doc.metadata), filterByMetadata: parse(doc.filter_by_metadata) });
-      await q('UPDATE memory_document SET dreamed_length = ?, dreaming_status = ?, lease_until = NULL, claimed_by = NULL, updated_at = ? WHERE id = ? RETURNING id', [
-        text.length,
-        'done',
-        Date.now(),
-        claim.id,
-      ]);
+      await this.queue.finishDream(q, claim.id, text.length, Date.now());
     }, { relaxed: true });
     this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: doc.custom_id, status: 'done', dreamingStatus: 'done', memoryExtractor: extraction.extractor, extractionFallback: extraction.fallbackReason });
   }
