@@ -85,6 +85,8 @@ async function one(agent, rand) {
   else r = await request(agent, `${keel.url}/v3/documents/list`, 'POST', { containerTags: [`mixed-${Math.floor(rand() * 20)}`], limit: 20 });
   done++;
   latencies[kind].push(r.ms);
+  slowest.push({ kind, ms: r.ms, at: (performance.now() - r.ms - started) / 1000, status: r.status });
+  if (slowest.length > 20) slowest.sort((a, b) => b.ms - a.ms).splice(10);
   all.push(r.ms);
   if (r.status < 200 || r.status >= 300) {
     const key = `${kind} ${r.status}${r.status === 0 ? ` ${r.body}` : ''}`;
@@ -92,6 +94,8 @@ async function one(agent, rand) {
   }
 }
 
+/** The slowest requests: kind, latency, and when (seconds into the run) each was sent. */
+const slowest = [];
 const started = performance.now();
 const until = started + SECONDS * 1000;
 let peakRss = 0;
@@ -131,11 +135,12 @@ const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const fmt = (x) => x.toFixed(1);
 const overall = sorted(all);
 console.log(`requests ${done.toLocaleString('en')} in ${elapsed.toFixed(1)} s: ${(done / elapsed).toFixed(0)} req/s; p50 ${fmt(percentile(overall, 50))} ms, p95 ${fmt(percentile(overall, 95))} ms, p99 ${fmt(percentile(overall, 99))} ms, max ${fmt(overall[overall.length - 1])} ms`);
-console.log('kind             count   p50 ms   p95 ms   p99 ms');
+console.log('kind             count   p50 ms   p95 ms   p99 ms   max ms');
 for (const [kind] of MIX) {
   const xs = sorted(latencies[kind]);
-  console.log(`${kind.padEnd(15)} ${String(xs.length).padStart(6)} ${fmt(percentile(xs, 50)).padStart(8)} ${fmt(percentile(xs, 95)).padStart(8)} ${fmt(percentile(xs, 99)).padStart(8)}`);
+  console.log(`${kind.padEnd(15)} ${String(xs.length).padStart(6)} ${fmt(percentile(xs, 50)).padStart(8)} ${fmt(percentile(xs, 95)).padStart(8)} ${fmt(percentile(xs, 99)).padStart(8)} ${fmt(xs[xs.length - 1] ?? 0).padStart(8)}`);
 }
+console.log(`slowest: ${slowest.sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => `${r.kind} ${fmt(r.ms)} ms sent at ${r.at.toFixed(1)} s (${r.status})`).join('; ')}`);
 const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
 console.log(`errors ${errorCount}${errorCount ? ` (${Object.entries(errors).map(([k, n]) => `${k}: ${n}`).join('; ')})` : ''}`);
 console.log(`acknowledged but missing: ${missingSessions} of ${sessions.length} sessions, ${missingDocuments} of ${documents.length} documents`);
