@@ -58,10 +58,14 @@ describe('BatchedInsert', () => {
     expect(statements).toEqual([1, 1, 3]);
   });
 
-  it('uses ? placeholders on SQLite and stays within the parameter limit', async () => {
+  it('on SQLite (a synchronous driver) sends the rows of one event-loop turn together, with ? placeholders, within maxRows', async () => {
     const statements: string[] = [];
     const inserter = new BatchedInsert((sql) => Promise.resolve(void statements.push(sql)), 't', ['x'], 'sqlite', 1, 2);
-    await Promise.all([1, 2, 3, 4].map((n) => inserter.insert([n])));
-    expect(statements).toEqual(['INSERT INTO "t" ("x") VALUES (?)', 'INSERT INTO "t" ("x") VALUES (?), (?)', 'INSERT INTO "t" ("x") VALUES (?)']);
+    const first = Promise.all([1, 2, 3].map((n) => inserter.insert([n])));
+    expect(statements).toEqual([]);
+    await first;
+    expect(statements).toEqual(['INSERT INTO "t" ("x") VALUES (?), (?)', 'INSERT INTO "t" ("x") VALUES (?)']);
+    await inserter.insert([4]);
+    expect(statements.at(-1)).toBe('INSERT INTO "t" ("x") VALUES (?)');
   });
 });

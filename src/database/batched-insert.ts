@@ -5,6 +5,10 @@
  * one (at most `maxRows`, and within PostgreSQL's 65,535 parameters). Each caller's promise settles
  * when the statement holding its row has committed. A failed statement of several rows is sent again
  * row by row, so each caller gets its own row's outcome.
+ *
+ * On SQLite the driver runs a statement synchronously, so a row never waits for a busy statement and
+ * would always go alone: there the first row of a batch waits for the end of the event loop's turn
+ * (`setImmediate`), and the requests read in the same turn go with it, one commit for all of them.
  */
 export class BatchedInsert {
   private readonly waiting: { values: unknown[]; settle: (error?: unknown) => void }[] = [];
@@ -27,7 +31,9 @@ export class BatchedInsert {
       // The statement's own error, passed on as the driver gave it.
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       this.waiting.push({ values, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (this.inFlight < this.maxInFlight) void this.drain();
+      if (this.inFlight >= this.maxInFlight) return;
+      if (this.dialect === 'postgres') void this.drain();
+      else if (this.waiting.length === 1) setImmediate(() => void this.drain());
     });
   }
 
