@@ -188,12 +188,16 @@ export class DocumentRepository {
    * table for them took 100 ms a call), and raw rows skip entity hydration.
    */
   async processing(org: string): Promise<{ rows: ProcessingRow[]; total: number }> {
+    // SQLite's planner, without statistics, rates IDX_memory_document_created (the same columns, every
+    // row) as good as the partial index and walked every document of the organization: 65–90 ms a
+    // call at 33,000 documents, each blocking the event loop. PostgreSQL plans from its statistics.
+    const unfinished = this.store.dialect === 'sqlite' ? 'memory_document INDEXED BY "IDX_memory_document_unfinished"' : 'memory_document';
     const [rows, [count]] = await Promise.all([
       this.store.query<ProcessingRow>(
-        `SELECT id, custom_id, title, type, status, created_at, updated_at, metadata, container_tags FROM memory_document WHERE org_id = ? AND ${UNFINISHED} ORDER BY created_at ASC LIMIT 1000`,
+        `SELECT id, custom_id, title, type, status, created_at, updated_at, metadata, container_tags FROM ${unfinished} WHERE org_id = ? AND ${UNFINISHED} ORDER BY created_at ASC LIMIT 1000`,
         [org],
       ),
-      this.store.query<{ total: number | string }>(`SELECT COUNT(*) AS total FROM memory_document WHERE org_id = ? AND ${UNFINISHED}`, [org]),
+      this.store.query<{ total: number | string }>(`SELECT COUNT(*) AS total FROM ${unfinished} WHERE org_id = ? AND ${UNFINISHED}`, [org]),
     ]);
     return { rows, total: Number(count.total) };
   }
