@@ -94,6 +94,7 @@ export class MemoriesService {
   ): Promise<MemoryEntry[]> {
     const now = Date.now();
     const stored: MemoryEntry[] = [];
+    if (facts.length > 0) await this.memories.lockTag(q, org, tag);
     const latest = async (match: { factKey: string } | { id: string }) =>
       documentsMatch(await this.memories.latestMatching(q, org, tag, match), source.filterByMetadata);
     for (const fact of facts) {

@@ -23,6 +23,9 @@ const LATEST = `SELECT m.id, m.memory, m.version, m.is_static, m.root_memory_id,
   LEFT JOIN memory_document d ON d.id = m.document_id
   WHERE m.org_id = ? AND m.container_tag = ? AND m.is_latest = ? AND m.is_forgotten = ?`;
 
+/** The namespace of the container-tag locks among PostgreSQL's advisory locks ('keel'). */
+const TAG_LOCK = 0x6b65656c;
+
 /** The SQL of memory entries: every read and write of `memory_entry` the memory features make. */
 @Injectable()
 export class MemoryEntryRepository {
@@ -30,6 +33,17 @@ export class MemoryEntryRepository {
     private readonly store: IngestionStore,
     @InjectRepository(MemoryEntry) private readonly entries: Repository<MemoryEntry>,
   ) {}
+
+  /**
+   * Writers of one container tag's memories take turns until their transaction ends. Two documents
+   * of a tag stating the same facts supersede each other's memories: without this, two replicas (or
+   * two slots) doing so at once took the same rows' locks in opposite orders and PostgreSQL ended one
+   * with `deadlock detected`, failing its document. (SQLite's writers are serialised already.)
+   */
+  async lockTag(q: Query, org: string, tag: string): Promise<void> {
+    if (this.store.dialect !== 'postgres') return;
+    await q('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TAG_LOCK, `${org}\n${tag}`]);
+  }
 
   /** The latest, not forgotten memories of a tag with this fact key, or the one with this id. */
   latestMatching(q: Query, org: string, tag: string, match: { factKey: string } | { id: string }): Promise<LatestMemoryRow[]> {
