@@ -314,10 +314,6 @@ export class MemoriesService {
     return { id: memory.id, forgotten: false };
   }
 
-  byIds(org: string, ids: string[]): Promise<MemoryEntry[]> {
-    return this.memories.byIds(org, ids);
-  }
-
   /** The versions around one memory in its chain (chains of a much-updated fact can grow long). */
   async nearbyVersions(m: MemoryEntry, span = 5): Promise<MemoryEntry[]> {
     const chain = await this.memories.chainAround(m.orgId, m.rootMemoryId ?? m.id, m.version, span);

@@ -1,3 +1,4 @@
+import { MemoryEntryRepository } from '../memories/memory-entry.repository';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
@@ -36,6 +37,7 @@ export class SearchService {
   constructor(
     private readonly index: FullTextIndex,
     private readonly memories: MemoriesService,
+    private readonly entries: MemoryEntryRepository,
     private readonly embeddings: EmbeddingProvider,
     private readonly vectors: VectorIndex,
     @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
@@ -178,7 +180,7 @@ export class SearchService {
     const terms = queryTerms(q);
     const hits: IndexHit[] = await this.index.searchMemories(org, terms, tags, Math.min(500, limit * (filter ? 20 : 3)), 1, include.forgottenMemories === true);
     if (!hits.length) return [];
-    const entries = new Map((await this.memories.byIds(org, hits.map((h) => String(h.id)))).map((m) => [m.id, m]));
+    const entries = new Map((await this.entries.byIds(org, hits.map((h) => String(h.id)))).map((m) => [m.id, m]));
     const best = Math.max(...hits.map((h) => Number(h.rank)));
     const scored: { m: MemoryEntry; score: number }[] = [];
     for (const hit of hits) {
