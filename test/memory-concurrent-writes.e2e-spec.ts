@@ -38,4 +38,26 @@ describe('memory: concurrent writes to one container tag', () => {
     const latestPerSubject = subjects.map((s) => list.memoryEntries.filter((m) => m.memory.startsWith(`${s} `)).length);
     expect(latestPerSubject).toEqual(subjects.map(() => 1));
   });
+
+  it('concurrent updates of one memory: one wins, the others answer 409, and the chain keeps one latest version', async () => {
+    const created = (await post([{ content: 'Ada drinks tea' }]).then((a) => JSON.parse(a.body))) as { memories: { id: string }[] };
+    const id = created.memories[0].id;
+    const patch = (newContent: string) =>
+      fetch(`${keel.url}/v4/memories`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ containerTag: 'shared', id, newContent }),
+      }).then(async (res) => ({ status: res.status, body: await res.text() }));
+    const answers = await Promise.all(['coffee', 'water', 'juice', 'milk', 'cocoa', 'mate'].map((drink) => patch(`Ada drinks ${drink}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    expect(answers.find((a) => a.status === 409)!.body).toContain('newer version');
+    // Sequentially too: the old version is no longer the one to update.
+    expect((await patch('Ada drinks lemonade')).status).toBe(409);
+    const list = (await fetch(`${keel.url}/v4/memories/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ containerTags: ['shared'], limit: 100 }),
+    }).then((res) => res.json())) as { memoryEntries: { memory: string }[] };
+    expect(list.memoryEntries.filter((m) => m.memory.startsWith('Ada drinks'))).toHaveLength(1);
+  });
 });

@@ -60,6 +60,7 @@ export class MemoriesController {
   @ApiBody({ type: UpdateMemoryBody })
   @ApiResponse({ status: 200, type: UpdateMemoryResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
+  @ApiResponse({ status: 409, type: ErrorBody })
   update(@Org() org: string, @MemoryBody() body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
     return this.memories.update(org, body);
   }

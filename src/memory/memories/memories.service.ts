@@ -44,6 +44,8 @@ export interface Extraction {
 
 const DEFAULT_BUCKET = { key: 'preferences', description: 'Likes, dislikes and preferences' };
 const BUCKET_SIZE = 20;
+/** A `PATCH /v4/memories` of a version another update has already replaced (it would fork the chain). */
+const NEWER_VERSION = 'Memory has a newer version: update the latest one';
 const PREFERENCE = /\b(prefers?|preferred|preference|likes?|loves?|enjoys?|favou?rite|hates?|dislikes?|rather|allergic|vegetarian|vegan)\b/i;
 
 /**
@@ -278,10 +280,13 @@ export class MemoriesService {
   async update(org: string, body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
     const { newContent, metadata } = body;
     const old = await this.select(org, body);
+    if (!old.isLatest) throw new ConflictError(NEWER_VERSION);
     const forgetAfter = body.forgetAfter === null ? null : body.forgetAfter !== undefined ? Date.parse(body.forgetAfter) : old.forgetAfter;
     const now = Date.now();
     const entry = await this.store.transaction(async (q) => {
-      await this.memories.supersede(q, old.id, now);
+      await this.memories.lockTag(q, org, body.containerTag);
+      // Read before the transaction: a concurrent update may have superseded it since.
+      if (!(await this.memories.supersede(q, old.id, now))) throw new ConflictError(NEWER_VERSION);
       await this.index.unindexMemory(q, old.id);
       const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter, forgetReason: body.forgetReason ?? old.forgetReason, createdAt: now, updatedAt: now });
       await this.memories.insert(q, next);

@@ -69,9 +69,10 @@ export class MemoryEntryRepository {
     await q('UPDATE memory_entry SET source_count = source_count + 1, updated_at = ? WHERE id = ? RETURNING id', [now, id]);
   }
 
-  /** A newer version took its place. */
-  async supersede(q: Query, id: string, now: number): Promise<void> {
-    await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? RETURNING id', [false, now, id]);
+  /** A newer version takes its place; false when one already had (another writer was first). */
+  async supersede(q: Query, id: string, now: number): Promise<boolean> {
+    const rows = await q('UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id = ? AND is_latest = ? RETURNING id', [false, now, id, true]);
+    return rows.length > 0;
   }
 
   async forget(q: Query, id: string, reason: string | null, now: number): Promise<void> {
