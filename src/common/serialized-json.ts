@@ -7,9 +7,18 @@
 export class SerializedJson<T> {
   private encoded?: Buffer;
 
-  constructor(readonly value: T) {}
+  private constructor(private readonly source: { value: T } | { json: string }) {}
+
+  static of<T>(value: T): SerializedJson<T> {
+    return new SerializedJson({ value });
+  }
+
+  /** Text already serialized, from parts serialized earlier (the caller vouches that it is a `T`). */
+  static ofJson<T>(json: string): SerializedJson<T> {
+    return new SerializedJson<T>({ json });
+  }
 
   get bytes(): Buffer {
-    return (this.encoded ??= Buffer.from(JSON.stringify(this.value)));
+    return (this.encoded ??= Buffer.from('json' in this.source ? this.source.json : JSON.stringify(this.source.value)));
   }
 }
