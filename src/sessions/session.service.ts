@@ -195,7 +195,7 @@ function epochMillis(value: number, path: string[]): number {
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
   private readonly locations = new Map<string, SessionLocation>();
-  private readonly sql: { list: string; get: string; listDigests: string; digested: string };
+  private readonly sql: { list: string; get: string; listVersions: string; versioned: string };
   /** Concurrent creates go to the database as multi-row INSERTs (a round trip and a commit for several). */
   private readonly inserts: BatchedInsert;
   /**
@@ -204,11 +204,12 @@ export class SessionService {
    */
   private readonly sharedLists?: SharedReads<string, SerializedJson<Session[]>>;
   /**
-   * PostgreSQL: each session's JSON as a list last sent it, under the digest of the row it came from.
-   * A list reads every row's id and digest and reads whole only the rows not serialized already: most
-   * of a read's cost was parsing, converting and serializing rows that had not changed.
+   * PostgreSQL: each session's JSON as a list last sent it, under the version of the row it came from
+   * (`xmin`, the transaction that wrote that version: every write, on any replica, makes a new one). A
+   * list reads every row's id and version and reads whole only the rows not serialized at that version:
+   * most of a read's cost was parsing, converting and serializing rows that had not changed.
    */
-  private readonly rowJson = new Map<string, { digest: string; json: string }>();
+  private readonly rowJson = new Map<string, { version: string; json: string }>();
   /**
    * `GET /session` is the hottest read and building 100 row objects is most of its cost. On SQLite
    * this process is the only writer, so a project's list can be kept until one of its sessions is
@@ -231,8 +232,8 @@ export class SessionService {
     this.sql = {
       list: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ${p(1)} ORDER BY "time_updated" DESC, "id" ASC`,
       get: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${p(1)}`,
-      listDigests: `SELECT "id", md5(s::text) AS "digest" FROM "session" s WHERE "project_id" = $1 ORDER BY "time_updated" DESC, "id" ASC`,
-      digested: `SELECT ${SESSION_COLUMNS}, md5(s::text) AS "digest" FROM "session" s WHERE "id" = ANY($1)`,
+      listVersions: `SELECT "id", s.xmin::text AS "row_version" FROM "session" s WHERE "project_id" = $1 ORDER BY "time_updated" DESC, "id" ASC`,
+      versioned: `SELECT ${SESSION_COLUMNS}, s.xmin::text AS "row_version" FROM "session" s WHERE "id" = ANY($1)`,
     };
     this.inserts = new BatchedInsert(
       (sql, parameters) => this.dataSource.query(sql, parameters),
@@ -242,7 +243,7 @@ export class SessionService {
       // SQLite writes one statement at a time anyway.
       pg ? INSERTS_IN_FLIGHT : 1,
     );
-    if (pg) this.sharedLists = new SharedReads((projectID) => this.readDigestedList(projectID));
+    if (pg) this.sharedLists = new SharedReads((projectID) => this.readVersionedList(projectID));
     else this.listCache = new Map();
   }
 
@@ -478,25 +479,25 @@ export class SessionService {
     return SerializedJson.of(rows.map((row) => toSession(fromRow(row))));
   }
 
-  /** PostgreSQL's list: rows whose digest matches what `rowJson` holds are not read again (see there). */
-  private async readDigestedList(projectID: string): Promise<SerializedJson<Session[]>> {
-    const listed = await this.dataSource.query<{ id: string; digest: string }[]>(this.sql.listDigests, [projectID]);
-    const stale = listed.filter(({ id, digest }) => this.rowJson.get(id)?.digest !== digest).map(({ id }) => id);
-    // Read after the digests: a row written in between comes as it is now, and a deleted one not at all.
+  /** PostgreSQL's list: rows at a version `rowJson` holds are not read again (see there). */
+  private async readVersionedList(projectID: string): Promise<SerializedJson<Session[]>> {
+    const listed = await this.dataSource.query<{ id: string; row_version: string }[]>(this.sql.listVersions, [projectID]);
+    const stale = listed.filter(({ id, row_version }) => this.rowJson.get(id)?.version !== row_version).map(({ id }) => id);
+    // Read after the versions: a row written in between comes as it is now, and a deleted one not at all.
     const fresh = new Map<string, string>();
     if (stale.length > 0) {
-      const rows = await this.dataSource.query<(SessionRow & { digest: string })[]>(this.sql.digested, [stale]);
+      const rows = await this.dataSource.query<(SessionRow & { row_version: string })[]>(this.sql.versioned, [stale]);
       if (this.rowJson.size + rows.length > ROW_JSON_LIMIT) this.rowJson.clear();
       for (const row of rows) {
         const json = JSON.stringify(toSession(fromRow(row)));
         fresh.set(row.id as string, json);
-        this.rowJson.set(row.id as string, { digest: row.digest, json });
+        this.rowJson.set(row.id as string, { version: row.row_version, json });
       }
     }
     const parts: string[] = [];
-    for (const { id, digest } of listed) {
+    for (const { id, row_version } of listed) {
       const known = this.rowJson.get(id);
-      const json = known?.digest === digest ? known.json : fresh.get(id);
+      const json = known?.version === row_version ? known.json : fresh.get(id);
       if (json !== undefined) parts.push(json);
     }
     return SerializedJson.ofJson(`[${parts.join(',')}]`);
