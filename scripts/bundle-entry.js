@@ -1,12 +1,12 @@
 // dist/bundle/main.js, what `npm start` and the `keel` command run: loads the bundled server
 // (server.js, beside it) with V8's code cache. Compiling the 5 MB bundle, and then each function as
 // it first runs, was about a fifth of every start; with the code the previous start compiled, a
-// restart skips that work (bench/start-rss.mjs measured 745 → 577 ms).
+// restart skips that work (`bench/start-rss.mjs --restarts`: 744–763 → 594–615 ms on SQLite).
 //
 // The cache lives in the package's node_modules/.cache/keel (never packed, and as trusted as the
-// code beside it), one file per build of the bundle. It is written once, a few seconds after a start
-// that found none (or one V8 refused: another Node version, another build), so it holds what start-up
-// and the first requests compiled. Anything wrong with it only costs the saving: V8 checks that the
+// code beside it), one file per build of the bundle. It is written once, 1.5 s after a start that
+// found none (or one V8 refused: another Node version, another build, a `--cpu-prof` run), so it
+// holds what start-up compiled. Anything wrong with it only costs the saving: V8 checks that the
 // data matches this source and this V8, and an unreadable or unwritable cache is no cache.
 'use strict';
 const { isAscii } = require('node:buffer');
