@@ -7,7 +7,7 @@
 // resolution, stat and ESM linking work.
 // dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
 // __dirname (migrations, JSON data files) resolve the same way from the bundle.
-const { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
+const { copyFileSync, mkdirSync, readdirSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { build } = require('esbuild');
 
@@ -133,9 +133,8 @@ const options = {
 // esbuild escapes non-ASCII characters everywhere but in regular expressions (ansis has one): escaped
 // there too, the file is ASCII, which the entry reads as Latin-1, five times faster than UTF-8.
 const serverFile = join(dist, 'bundle', 'server.js');
-const server = build({ ...options, entryPoints: [join(dist, 'main.js')], outfile: serverFile }).then(() => {
-  const source = readFileSync(serverFile, 'utf8');
-  writeFileSync(serverFile, source.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+const server = build({ ...options, entryPoints: [join(dist, 'main.js')], outfile: serverFile, write: false }).then(({ outputFiles }) => {
+  writeFileSync(serverFile, outputFiles[0].text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 });
 copyFileSync(join(__dirname, 'bundle-entry.js'), join(dist, 'bundle', 'main.js'));
 // The server finds the child beside itself (extraction-sandbox.ts looks in its own directory).

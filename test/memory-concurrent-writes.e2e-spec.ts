@@ -12,12 +12,24 @@ describe('memory: concurrent writes to one container tag', () => {
   });
   afterAll(() => keel.close());
 
-  const post = (memories: { content: string }[]) =>
-    fetch(`${keel.url}/v4/memories`, {
-      method: 'POST',
+  const send = (method: string, path: string, body: unknown) =>
+    fetch(`${keel.url}${path}`, {
+      method,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ containerTag: 'shared', memories }),
-    }).then(async (res) => ({ status: res.status, body: await res.text() }));
+      body: JSON.stringify(body),
+    }).then(async (res) => ({
+      status: res.status,
+      body: await res.text(),
+    }));
+  const post = (memories: { content: string }[]) =>
+    send('POST', '/v4/memories', { containerTag: 'shared', memories });
+  /** The tag's latest memories. */
+  const latest = async () =>
+    (
+      JSON.parse(
+        (await send('POST', '/v4/memories/list', { containerTags: ['shared'], limit: 100 })).body,
+      ) as { memoryEntries: { memory: string }[] }
+    ).memoryEntries;
 
   it('all succeed, and each fact keeps exactly one latest version', async () => {
     const subjects = Array.from({ length: 8 }, (_, i) => `subject${i} likes`);
@@ -26,38 +38,36 @@ describe('memory: concurrent writes to one container tag', () => {
     for (let round = 1; round <= 10; round++) {
       const forward = subjects.map((s) => ({ content: `${s} forward${round}` }));
       const backward = [...subjects].reverse().map((s) => ({ content: `${s} backward${round}` }));
-      const answers = await Promise.all([forward, backward, forward.map((m) => ({ content: `${m.content}x` })), backward.map((m) => ({ content: `${m.content}y` }))].map(post));
+      const answers = await Promise.all(
+        [
+          forward,
+          backward,
+          forward.map((m) => ({ content: `${m.content}x` })),
+          backward.map((m) => ({ content: `${m.content}y` })),
+        ].map(post),
+      );
       for (const answer of answers) if (answer.status !== 201) failed.push(`${answer.status} ${answer.body}`);
     }
     expect(failed).toEqual([]);
-    const list = (await fetch(`${keel.url}/v4/memories/list`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ containerTags: ['shared'], limit: 100 }),
-    }).then((res) => res.json())) as { memoryEntries: { memory: string }[] };
-    const latestPerSubject = subjects.map((s) => list.memoryEntries.filter((m) => m.memory.startsWith(`${s} `)).length);
+    const entries = await latest();
+    const latestPerSubject = subjects.map((s) => entries.filter((m) => m.memory.startsWith(`${s} `)).length);
     expect(latestPerSubject).toEqual(subjects.map(() => 1));
   });
 
   it('concurrent updates of one memory: one wins, the others answer 409, and the chain keeps one latest version', async () => {
-    const created = (await post([{ content: 'Ada drinks tea' }]).then((a) => JSON.parse(a.body))) as { memories: { id: string }[] };
+    const created = (await post([{ content: 'Ada drinks tea' }]).then((a) => JSON.parse(a.body))) as {
+      memories: { id: string }[];
+    };
     const id = created.memories[0].id;
     const patch = (newContent: string) =>
-      fetch(`${keel.url}/v4/memories`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ containerTag: 'shared', id, newContent }),
-      }).then(async (res) => ({ status: res.status, body: await res.text() }));
-    const answers = await Promise.all(['coffee', 'water', 'juice', 'milk', 'cocoa', 'mate'].map((drink) => patch(`Ada drinks ${drink}`)));
+      send('PATCH', '/v4/memories', { containerTag: 'shared', id, newContent });
+    const answers = await Promise.all(
+      ['coffee', 'water', 'juice', 'milk', 'cocoa', 'mate'].map((drink) => patch(`Ada drinks ${drink}`)),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     expect(answers.find((a) => a.status === 409)!.body).toContain('newer version');
     // Sequentially too: the old version is no longer the one to update.
     expect((await patch('Ada drinks lemonade')).status).toBe(409);
-    const list = (await fetch(`${keel.url}/v4/memories/list`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ containerTags: ['shared'], limit: 100 }),
-    }).then((res) => res.json())) as { memoryEntries: { memory: string }[] };
-    expect(list.memoryEntries.filter((m) => m.memory.startsWith('Ada drinks'))).toHaveLength(1);
+    expect((await latest()).filter((m) => m.memory.startsWith('Ada drinks'))).toHaveLength(1);
   });
 });

@@ -232,6 +232,7 @@ export class SessionService {
     this.sql = {
       list: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ${p(1)} ORDER BY "time_updated" DESC, "id" ASC`,
       get: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${p(1)}`,
+      // PostgreSQL only (see rowJson).
       listVersions: `SELECT "id", s.xmin::text AS "row_version" FROM "session" s WHERE "project_id" = $1 ORDER BY "time_updated" DESC, "id" ASC`,
       versioned: `SELECT ${SESSION_COLUMNS}, s.xmin::text AS "row_version" FROM "session" s WHERE "id" = ANY($1)`,
     };

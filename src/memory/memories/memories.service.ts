@@ -280,12 +280,12 @@ export class MemoriesService {
   async update(org: string, body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
     const { newContent, metadata } = body;
     const old = await this.select(org, body);
-    if (!old.isLatest) throw new ConflictError(NEWER_VERSION);
     const forgetAfter = body.forgetAfter === null ? null : body.forgetAfter !== undefined ? Date.parse(body.forgetAfter) : old.forgetAfter;
     const now = Date.now();
     const entry = await this.store.transaction(async (q) => {
       await this.memories.lockTag(q, org, body.containerTag);
-      // Read before the transaction: a concurrent update may have superseded it since.
+      // Only the latest version is superseded: one replaced already (before this request, or by a
+      // concurrent one since `old` was read) would fork the chain.
       if (!(await this.memories.supersede(q, old.id, now))) throw new ConflictError(NEWER_VERSION);
       await this.index.unindexMemory(q, old.id);
       const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter, forgetReason: body.forgetReason ?? old.forgetReason, createdAt: now, updatedAt: now });

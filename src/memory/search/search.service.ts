@@ -1,4 +1,3 @@
-import { MemoryEntryRepository } from '../memories/memory-entry.repository';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
@@ -7,6 +6,7 @@ import { MemoryChunk } from '../documents/memory-chunk.entity';
 import { MemoryDocument } from '../documents/memory-document.entity';
 import { MemoryEntry } from '../memories/memory-entry.entity';
 import { MemoriesService } from '../memories/memories.service';
+import { MemoryEntryRepository } from '../memories/memory-entry.repository';
 import { containerTagsOf } from '../validation';
 import { FullTextIndex, IndexHit, queryTerms, termCoverage } from './full-text-index';
 import { cosine, EmbeddingProvider } from '../pipeline/embedding-provider';
