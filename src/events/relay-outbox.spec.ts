@@ -52,4 +52,13 @@ describe('SentHistory', () => {
     history.keep(5, 'm5');
     expect(history.after(0, 10)).toEqual([['m5']]);
   });
+
+  it('keeps the newest in order while forgetting many of the oldest', () => {
+    const history = new SentHistory(() => 0, { bytes: 5_000, ms: 1_000 });
+    const payload = (seq: number) => String(seq).padStart(5, '0');
+    for (let seq = 1; seq <= 10_000; seq++) history.keep(seq, payload(seq));
+    const expected = Array.from({ length: 1_000 }, (_, i) => payload(9_001 + i));
+    expect(history.after(0, 100_000)).toEqual([expected]);
+    expect(history.after(9_998, 10)).toEqual([['09999', '10000']]);
+  });
 });

@@ -64,7 +64,9 @@ export const HISTORY_LIMITS: HistoryLimits = { bytes: 16 * 1024 * 1024, ms: 60_0
 
 /** Messages sent (as sent: inline, or the `ref` to their row), kept for replicas that missed them; bounded in bytes and age. */
 export class SentHistory {
-  private readonly sent: { seq: number; payload: string; at: number }[] = [];
+  /** In seq order; entries before `head` are forgotten (dropped in bulk: `shift()` copies a large array every time). */
+  private sent: { seq: number; payload: string; at: number }[] = [];
+  private head = 0;
   private bytes = 0;
 
   constructor(
@@ -77,13 +79,18 @@ export class SentHistory {
     const now = this.clock();
     this.sent.push({ seq, payload, at: now });
     this.bytes += payload.length;
-    while (this.sent.length > 0 && (this.bytes > this.limits.bytes || now - this.sent[0].at > this.limits.ms))
-      this.bytes -= this.sent.shift()!.payload.length;
+    while (this.head < this.sent.length && (this.bytes > this.limits.bytes || now - this.sent[this.head].at > this.limits.ms))
+      this.bytes -= this.sent[this.head++].payload.length;
+    if (this.head > 1024 && this.head * 2 > this.sent.length) {
+      this.sent = this.sent.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** The kept messages after `seq`, in order, in batches of at most `batchSize`. */
   after(seq: number, batchSize: number): string[][] {
-    const payloads = this.sent.filter((m) => m.seq > seq).map((m) => m.payload);
+    const payloads: string[] = [];
+    for (let i = this.head; i < this.sent.length; i++) if (this.sent[i].seq > seq) payloads.push(this.sent[i].payload);
     const batches: string[][] = [];
     for (let i = 0; i < payloads.length; i += batchSize) batches.push(payloads.slice(i, i + batchSize));
     return batches;
