@@ -1,5 +1,6 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { Subscription } from 'rxjs';
 import type { Index } from 'usearch';
 import type { EventBus } from '../../events/event-bus.service';
@@ -18,6 +19,8 @@ interface VectorsChanged {
 const LOAD_PAGE = 2000;
 /** Longest stretch of graph building before the start-up load yields to the event loop. */
 const SLICE_MS = 20;
+/** Threads a slice of vectors is added with: every core (the event loop waits for the slice anyway). */
+const THREADS = availableParallelism();
 /** How long a search waits for the start-up load before it answers from the vectors loaded so far. */
 const LOAD_WAIT_MS = 2000;
 /** HNSW graph: links per node, and the candidate lists when adding and searching (recall against speed). */
@@ -48,6 +51,22 @@ export function usearchIndex(dimensions: number): Index {
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A usearch graph and, for each document, the chunk ids (the graph's keys) of its vectors, to remove them when it changes. */
+interface Graph {
+  index?: Index;
+  /** Set by the first vector added (0 while empty). */
+  dimensions: number;
+  keysOf: Map<string, bigint[]>;
+}
+
+type DocumentVector = StoredVector & { document_id: string };
+
+function keep(graph: Graph, documentId: string, key: bigint): void {
+  const keys = graph.keysOf.get(documentId);
+  if (keys) keys.push(key);
+  else graph.keysOf.set(documentId, [key]);
+}
 
 /** Where a replica keeps its saved index, and for what (see VectorIndexFiles). */
 export interface VectorPersistence {
@@ -80,10 +99,7 @@ export interface VectorPersistence {
 export class UsearchVectorIndex extends VectorIndex implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('VectorIndex');
   private readonly origin = randomUUID();
-  private index?: Index;
-  private dimensions = 0;
-  /** The chunk ids (index keys) of each document, to remove them when it changes. */
-  private keysOf = new Map<string, bigint[]>();
+  private graph: Graph = { dimensions: 0, keysOf: new Map() };
   private loading?: Promise<void>;
   /** The first part of the load: the saved index read and handed to usearch (before it is compared with the database). */
   private opening?: Promise<SavedKeys | undefined>;
@@ -103,6 +119,8 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   private changes = 0;
   /** Removed vectors whose slots the graph still holds. */
   private tombstones = 0;
+  /** Vectors added per slice when building: about SLICE_MS's worth at the last slice's rate. */
+  private sliceSize = 64;
   private stats: VectorIndexStats = { source: 'empty', added: 0, removed: 0, openMs: 0, loadMs: 0, compactions: 0, saves: 0 };
 
   constructor(
@@ -155,12 +173,12 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   size(): Promise<number> {
-    return Promise.resolve(this.index?.size() ?? 0);
+    return Promise.resolve(this.graph.index?.size() ?? 0);
   }
 
   /** How the index was loaded, and what has happened to it since. */
   override describe(): VectorIndexState {
-    return { ...this.stats, complete: this.complete, size: this.index?.size() ?? 0, tombstones: this.tombstones, file: this.files?.base };
+    return { ...this.stats, complete: this.complete, size: this.graph.index?.size() ?? 0, tombstones: this.tombstones, file: this.files?.base };
   }
 
   private identity() {
@@ -181,13 +199,13 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     await this.refreshing;
     this.complete = true;
     this.stats.loadMs = Date.now() - started;
-    if (this.index?.size() || saved) {
+    if (this.graph.index?.size() || saved) {
       const how = saved ? `from ${this.files!.base}.usearch (+${this.stats.added} −${this.stats.removed} since it was saved)` : `from the database${this.stats.reason && this.stats.reason !== 'none saved' ? ` (saved index not used: ${this.stats.reason})` : ''}`;
-      this.logger.log(`Vector index: ${this.index?.size() ?? 0} vectors of ${this.dimensions} dimensions loaded ${how} in ${this.stats.loadMs} ms`);
+      this.logger.log(`Vector index: ${this.graph.index?.size() ?? 0} vectors of ${this.graph.dimensions} dimensions loaded ${how} in ${this.stats.loadMs} ms`);
     }
     if (this.files && this.persistence!.intervalMs > 0) this.saveTimer = setInterval(() => void this.save(), this.persistence!.intervalMs).unref();
     // A rebuilt index is saved at once: the next start loads it instead of rebuilding again.
-    if (this.index && (!saved || this.changes >= SAVE_AFTER_CHANGES)) void this.save();
+    if (this.graph.index && (!saved || this.changes >= SAVE_AFTER_CHANGES)) void this.save();
   }
 
   /** Claims this replica's files and loads its saved index, when there is one that fits. */
@@ -216,9 +234,9 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
       const index = usearchIndex(saved.meta.dimensions);
       index.load(saved.indexPath);
       if (index.size() !== saved.meta.count) throw new Error(`it holds ${index.size()} vectors, its meta ${saved.meta.count}`);
-      this.index = index;
-      this.dimensions = saved.meta.dimensions;
-      this.keysOf = new Map();
+      this.graph.index = index;
+      this.graph.dimensions = saved.meta.dimensions;
+      this.graph.keysOf = new Map();
       this.stats = { ...this.stats, source: 'saved', reason: undefined };
       return saved;
     } catch (error) {
@@ -234,7 +252,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
    */
   private async reconcile(saved: SavedKeys): Promise<void> {
     const { keys, documentOf, meta } = saved;
-    const index = this.index!;
+    const index = this.graph.index!;
     const missing: number[] = [];
     let removed = 0;
     let i = 0;
@@ -248,7 +266,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
         const id = Number(row.id);
         while (i < keys.length && keys[i] < id) drop(keys[i++]);
         if (i < keys.length && keys[i] === id) {
-          if (meta.documents[documentOf[i]] === row.document_id) this.keep(row.document_id, BigInt(id));
+          if (meta.documents[documentOf[i]] === row.document_id) keep(this.graph, row.document_id, BigInt(id));
           else {
             // The same chunk id for another document (a restored or replaced database): its vector is read again.
             drop(id);
@@ -264,18 +282,11 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     while (i < keys.length) drop(keys[i++]);
     for (let start = 0; start < missing.length; start += LOAD_PAGE) {
       const ids = missing.slice(start, start + LOAD_PAGE);
-      const rows = await this.store.query<StoredVector & { document_id: string }>(
+      const rows = await this.store.query<DocumentVector>(
         `SELECT id, document_id, embedding FROM memory_chunk WHERE id IN (${ids.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`,
         ids,
       );
-      let slice = performance.now();
-      for (const row of rows) {
-        this.add(row.document_id, row);
-        if (performance.now() - slice > SLICE_MS) {
-          await yieldToLoop();
-          slice = performance.now();
-        }
-      }
+      await this.addAll(this.graph, rows);
     }
     this.stats.added = missing.length;
     this.stats.removed = removed;
@@ -284,51 +295,79 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     this.maybeCompact();
   }
 
-  private keep(documentId: string, key: bigint): void {
-    const keys = this.keysOf.get(documentId);
-    if (keys) keys.push(key);
-    else this.keysOf.set(documentId, [key]);
-  }
-
   /** Builds the index from every stored vector, newest first: while a large index builds, searches already reach the recent documents. */
   private fill(): Promise<void> {
-    return this.forEachStoredVector((row) => {
-      if (!this.keysOf.has(row.document_id) || !this.index?.contains(BigInt(row.id))) this.add(row.document_id, row);
-    });
+    return this.forEachStoredPage((rows) => this.addAll(this.graph, rows));
   }
 
-  /** Every stored vector, newest first, a page at a time; the event loop is given back every SLICE_MS. */
-  private async forEachStoredVector(visit: (row: StoredVector & { document_id: string }) => void): Promise<void> {
+  /** Every stored vector, newest first, a page at a time. */
+  private async forEachStoredPage(visit: (rows: DocumentVector[]) => Promise<unknown>): Promise<void> {
     let below: number | undefined;
     for (;;) {
-      const page = await this.store.query<StoredVector & { document_id: string }>(
+      const page = await this.store.query<DocumentVector>(
         `SELECT id, document_id, embedding FROM memory_chunk WHERE embedding IS NOT NULL${below === undefined ? '' : ' AND id < ?'} ORDER BY id DESC LIMIT ?`,
         [...(below === undefined ? [] : [below]), LOAD_PAGE],
       );
-      let slice = performance.now();
-      for (const row of page) {
-        visit(row);
-        if (performance.now() - slice > SLICE_MS) {
-          await yieldToLoop();
-          slice = performance.now();
-        }
-      }
+      await visit(page);
       if (page.length < LOAD_PAGE) break;
       below = Number(page[page.length - 1].id);
       await yieldToLoop();
     }
   }
 
+  /**
+   * Adds rows' vectors to a graph in slices of about SLICE_MS, each slice on every core (usearch's own
+   * threads: building the graph one vector at a time on the event loop ran at a fraction of that), and
+   * gives the event loop back between slices. The first vector sets an empty graph's dimensions; vectors
+   * of other dimensions are skipped, and so are chunk ids already in the graph (a refresh may have added
+   * them while this waited). Stops when the graph is replaced meanwhile (a compaction's swap, a new model).
+   */
+  private async addAll(graph: Graph, rows: DocumentVector[]): Promise<void> {
+    const live = graph === this.graph;
+    let at = 0;
+    while (at < rows.length) {
+      if (live && graph !== this.graph) return;
+      const slice = rows.slice(at, at + this.sliceSize);
+      at += slice.length;
+      const keys: bigint[] = [];
+      const owners: string[] = [];
+      const vectors: Float32Array[] = [];
+      for (const row of slice) {
+        const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
+        if (!vector.length || (graph.dimensions && vector.length !== graph.dimensions)) continue;
+        graph.dimensions ||= vector.length;
+        const key = BigInt(row.id);
+        if (graph.index?.contains(key)) continue;
+        keys.push(key);
+        owners.push(row.document_id);
+        vectors.push(vector);
+      }
+      if (keys.length) {
+        const matrix = new Float32Array(keys.length * graph.dimensions);
+        vectors.forEach((vector, i) => matrix.set(vector, i * graph.dimensions));
+        graph.index ??= usearchIndex(graph.dimensions);
+        const started = performance.now();
+        graph.index.add(BigUint64Array.from(keys), matrix, THREADS);
+        // The slice's next size: what takes about SLICE_MS at the rate this one was added.
+        const perVector = (performance.now() - started) / keys.length;
+        this.sliceSize = Math.max(16, Math.min(LOAD_PAGE, Math.floor(SLICE_MS / Math.max(perVector, 1e-3))));
+        keys.forEach((key, i) => keep(graph, owners[i], key));
+        if (live) this.changes += keys.length;
+      }
+      await yieldToLoop();
+    }
+  }
+
   /** Saves the index when it changed since it was last saved (one save at a time). */
   save(): Promise<void> {
-    if (!this.files || !this.index || !this.changes || !this.complete || this.changedWhileCompacting) return this.saving ?? Promise.resolve();
+    if (!this.files || !this.graph.index || !this.changes || !this.complete || this.changedWhileCompacting) return this.saving ?? Promise.resolve();
     this.saving ??= (async () => {
       const changes = this.changes;
       this.changes = 0;
       const started = Date.now();
       try {
-        const index = this.index!;
-        const count = await this.files!.write((path) => index.save(path), this.keysOf, this.identity(), this.dimensions);
+        const index = this.graph.index!;
+        const count = await this.files!.write((path) => index.save(path), this.graph.keysOf, this.identity(), this.graph.dimensions);
         this.stats.saves++;
         this.logger.debug?.(`Vector index saved: ${count} vectors in ${Date.now() - started} ms`);
       } catch (error) {
@@ -346,22 +385,21 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
    * database in the background, swapped in when full; documents changed meanwhile are read again.
    */
   private maybeCompact(): void {
-    const size = this.index?.size() ?? 0;
+    const size = this.graph.index?.size() ?? 0;
     if (!this.complete || this.changedWhileCompacting || this.tombstones < Math.max(COMPACT_MIN_REMOVED, size * COMPACT_SHARE)) return;
     void this.compact();
   }
 
   private async compact(): Promise<void> {
     const started = Date.now();
-    const old = { index: this.index, keysOf: this.keysOf, dimensions: this.dimensions, tombstones: this.tombstones };
+    const dropped = this.tombstones;
     this.changedWhileCompacting = new Set();
     try {
-      // The old index answers (and takes changes) while the fresh one is built beside it.
-      const fresh = { index: undefined as Index | undefined, keysOf: new Map<string, bigint[]>() };
-      await this.fillInto(fresh);
-      if (this.dimensions !== old.dimensions) return;
-      this.index = fresh.index;
-      this.keysOf = fresh.keysOf;
+      // The old graph answers (and takes changes) while the fresh one is built beside it.
+      const fresh: Graph = { dimensions: this.graph.dimensions, keysOf: new Map() };
+      await this.forEachStoredPage((rows) => this.addAll(fresh, rows));
+      if (this.graph.dimensions !== fresh.dimensions) return;
+      this.graph = fresh;
       this.tombstones = 0;
       this.changes++;
       const changed = this.changedWhileCompacting;
@@ -369,26 +407,12 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
       this.changed([...changed]);
       await this.refreshing;
       this.stats.compactions++;
-      this.logger.log(`Vector index compacted: ${old.tombstones} removed vectors dropped, ${this.index?.size() ?? 0} kept, in ${Date.now() - started} ms`);
+      this.logger.log(`Vector index compacted: ${dropped} removed vectors dropped, ${this.graph.index?.size() ?? 0} kept, in ${Date.now() - started} ms`);
     } catch (error) {
       this.logger.error(`Vector index compaction failed: ${(error as Error).message}`);
     } finally {
       this.changedWhileCompacting = undefined;
     }
-  }
-
-  /** fill() into another index and key map (the compaction's). */
-  private fillInto(target: { index?: Index; keysOf: Map<string, bigint[]> }): Promise<void> {
-    return this.forEachStoredVector((row) => {
-      const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
-      if (vector.length !== this.dimensions) return;
-      target.index ??= usearchIndex(this.dimensions);
-      const key = BigInt(row.id);
-      target.index.add(key, vector);
-      const keys = target.keysOf.get(row.document_id);
-      if (keys) keys.push(key);
-      else target.keysOf.set(row.document_id, [key]);
-    });
   }
 
   async indexDocument(q: Query, documentId: string): Promise<void> {
@@ -436,13 +460,13 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   private replace(documentId: string, rows: StoredVector[]): void {
-    for (const key of this.keysOf.get(documentId) ?? []) {
-      if (this.index?.remove(key)) {
+    for (const key of this.graph.keysOf.get(documentId) ?? []) {
+      if (this.graph.index?.remove(key)) {
         this.tombstones++;
         this.changes++;
       }
     }
-    this.keysOf.delete(documentId);
+    this.graph.keysOf.delete(documentId);
     for (const row of rows) this.add(documentId, row);
     this.maybeCompact();
     // After maybeCompact: a compaction this change starts may read the document before its commit shows.
@@ -452,27 +476,27 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   private add(documentId: string, row: StoredVector): void {
     const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
     if (!vector.length) return;
-    if (vector.length !== this.dimensions) {
+    if (vector.length !== this.graph.dimensions) {
       // A different embedding model: the old vectors are not comparable with the new ones.
-      if (this.dimensions) this.logger.warn(`Embedding dimension changed from ${this.dimensions} to ${vector.length}: vector index restarts`);
-      this.dimensions = vector.length;
-      this.index = usearchIndex(vector.length);
-      this.keysOf.clear();
+      if (this.graph.dimensions) this.logger.warn(`Embedding dimension changed from ${this.graph.dimensions} to ${vector.length}: vector index restarts`);
+      this.graph.dimensions = vector.length;
+      this.graph.index = usearchIndex(vector.length);
+      this.graph.keysOf.clear();
       this.tombstones = 0;
     }
     const key = BigInt(row.id);
-    if (this.index!.contains(key)) {
-      this.index!.remove(key);
+    if (this.graph.index!.contains(key)) {
+      this.graph.index!.remove(key);
       this.tombstones++;
     }
-    this.index!.add(key, vector);
+    this.graph.index!.add(key, vector);
     this.changes++;
-    this.keep(documentId, key);
+    keep(this.graph, documentId, key);
   }
 
   search(query: Float32Array, k: number): Promise<VectorHit[]> {
-    if (!this.index || query.length !== this.dimensions || !this.index.size()) return Promise.resolve([]);
-    const matches = this.index.search(query, k, 1);
+    if (!this.graph.index || query.length !== this.graph.dimensions || !this.graph.index.size()) return Promise.resolve([]);
+    const matches = this.graph.index.search(query, k, 1);
     return Promise.resolve(Array.from(matches.keys, (key, i) => ({ id: Number(key), score: 1 - matches.distances[i] })));
   }
 }
