@@ -59,4 +59,39 @@ describe('UsearchVectorIndex compaction', () => {
     expect(db.prepare('SELECT document_id FROM memory_chunk WHERE id = ?').pluck().get(hit.id)).toBe('d150');
     await again.onApplicationShutdown();
   });
+
+  it('skips removed vectors at once, and a save made before they are out of the graph drops them at the next start', async () => {
+    db.exec('DELETE FROM memory_chunk');
+    const insert = db.prepare('INSERT INTO memory_chunk (document_id, embedding) VALUES (?, ?)');
+    for (let doc = 0; doc < 20; doc++) for (let i = 0; i < perDocument; i++) insert.run(`r${doc}`, JSON.stringify(vector(doc, i)));
+    const removedIds = db.prepare("SELECT id FROM memory_chunk WHERE document_id = 'r5'").pluck().all() as number[];
+    const dir2 = mkdtempSync(join(tmpdir(), 'keel-usearch-spec-'));
+    const saved = { ...persistence, dir: dir2 };
+    const index = new UsearchVectorIndex(store, new EventBus(), true, saved);
+    await index.ready();
+    await index.loaded();
+    await index.save();
+
+    await index.removeDocument(query, 'r5');
+    db.prepare("DELETE FROM memory_chunk WHERE document_id = 'r5'").run();
+    // Saved in the same turn: most of r5's vectors are still in the graph, only marked removed.
+    const saving = index.save();
+    expect(index.describe().size).toBe(19 * perDocument);
+    for (let i = 0; i < perDocument; i++) {
+      const hits = await index.nearest(vector(5, i), undefined, 5);
+      expect(hits.map((h) => h.id).filter((id) => removedIds.includes(id))).toEqual([]);
+    }
+    await saving;
+    await index.onApplicationShutdown();
+
+    const again = new UsearchVectorIndex(store, new EventBus(), true, saved);
+    await again.ready();
+    await again.loaded();
+    expect(again.describe()).toMatchObject({ source: 'saved', added: 0, size: 19 * perDocument });
+    expect(again.describe().removed).toBeGreaterThan(0);
+    const hits = await again.nearest(vector(5, 0), undefined, 10);
+    expect(hits.map((h) => h.id).filter((id) => removedIds.includes(id))).toEqual([]);
+    await again.onApplicationShutdown();
+    rmSync(dir2, { recursive: true, force: true });
+  });
 });
