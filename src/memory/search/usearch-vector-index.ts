@@ -217,6 +217,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     await this.refreshing;
     this.complete = true;
     this.stats.loadMs = Date.now() - started;
+    this.removeSoon();
     if (this.graph.index?.size() || saved) {
       const how = saved ? `from ${this.files!.base}.usearch (+${this.stats.added} −${this.stats.removed} since it was saved)` : `from the database${this.stats.reason && this.stats.reason !== 'none saved' ? ` (saved index not used: ${this.stats.reason})` : ''}`;
       this.logger.log(`Vector index: ${this.liveSize()} vectors of ${this.graph.dimensions} dimensions loaded ${how} in ${this.stats.loadMs} ms`);
@@ -518,8 +519,13 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     return true;
   }
 
-  /** Removes the marked vectors from the graph, SLICE_MS at a time, giving the event loop back between slices. */
+  /**
+   * Removes the marked vectors from the graph, SLICE_MS at a time, giving the event loop back between
+   * slices; after the start-up load (it would take turns with the load's own slices, and searches skip
+   * the marked vectors meanwhile).
+   */
   private removeSoon(): void {
+    if (!this.complete) return;
     this.removals ??= (async () => {
       try {
         for (;;) {
