@@ -28,7 +28,6 @@ import { SerializedJson } from '../common/serialized-json';
 import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
 import { descendingId } from '../common/ids';
 import { BatchedInsert } from '../database/batched-insert';
-import { SharedReads } from '../database/shared-reads';
 import { EventBus } from '../events/event-bus.service';
 import type { Instance } from '../projects/instance.service';
 import { KEEL_SETTINGS } from '../common/settings';
@@ -40,13 +39,14 @@ import {
   SessionEntity,
   SessionModel,
   SessionRevert,
-  SessionUsage,
   SessionShareEntity,
   SessionSummary,
   NO_TOKENS,
   TokenUsage,
   toSession,
 } from './session.entity';
+import { SessionLists, sessionLists } from './session-lists';
+import { SESSION_COLUMNS, SessionRow, fromRow } from './session-rows';
 import { newSlug } from './slug';
 
 const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -81,15 +81,6 @@ const LOCATION_CACHE_LIMIT = 10_000;
 
 /** Share ids Keel hands out (24 base64url chars); shorter ones of older versions are not served. */
 const SHARE_ID = /^[A-Za-z0-9_-]{22,64}$/;
-/** Projects whose session list is kept in memory (SQLite only, see `listCache`). */
-const LIST_CACHE_PROJECTS = 32;
-/** Sessions whose list JSON PostgreSQL's reads keep (about 0.5 KB each). */
-const ROW_JSON_LIMIT = 50_000;
-
-const SESSION_COLUMNS =
-  '"id", "project_id", "parent_id", "directory", "slug", "path", "agent", "model", "usage", "title", "version", ' +
-  '"summary", "share", "revert", "time_created", "time_updated", "time_compacting", "time_archived"';
-
 /**
  * PostgreSQL: session INSERTs running at once. Each waits for its commit's WAL flush; the creates that
  * arrive meanwhile go together in the next statement. Two measured 35–45 % more creates per second
@@ -102,36 +93,6 @@ const INSERTS_IN_FLIGHT = 2;
 const INSERTED_COLUMNS = [
   'id', 'project_id', 'parent_id', 'directory', 'slug', 'path', 'agent', 'model', 'title', 'version', 'time_created', 'time_updated',
 ] as const;
-
-type SessionRow = Record<string, string | number | null>;
-
-const json = <T>(text: string | number | null): T | null =>
-  typeof text === 'string' ? (JSON.parse(text) as T) : null;
-const epoch = (value: string | number | null): number | null => (value === null ? null : Number(value));
-
-/** A raw row (the list and lookups skip entity hydration: `GET /session` is a hot read). */
-function fromRow(row: SessionRow): SessionEntity {
-  return Object.assign(new SessionEntity(), {
-    id: row.id as string,
-    projectID: row.project_id as string,
-    parentID: row.parent_id as string | null,
-    directory: row.directory as string,
-    slug: row.slug as string | null,
-    path: row.path as string | null,
-    agent: row.agent as string | null,
-    model: json<SessionModel>(row.model),
-    usage: json<SessionUsage>(row.usage),
-    title: row.title as string,
-    version: row.version as string,
-    summary: json<SessionSummary>(row.summary),
-    share: json<{ url: string }>(row.share),
-    revert: json<SessionRevert>(row.revert),
-    timeCreated: Number(row.time_created),
-    timeUpdated: Number(row.time_updated),
-    timeCompacting: epoch(row.time_compacting),
-    timeArchived: epoch(row.time_archived),
-  });
-}
 
 /** `agent` of a new session: an agent's name (which agents exist is the prompt's business). */
 function sessionAgent(value: unknown): string {
@@ -195,29 +156,11 @@ function epochMillis(value: number, path: string[]): number {
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
   private readonly locations = new Map<string, SessionLocation>();
-  private readonly sql: { list: string; get: string; listVersions: string; versioned: string };
+  private readonly getSql: string;
   /** Concurrent creates go to the database as multi-row INSERTs (a round trip and a commit for several). */
   private readonly inserts: BatchedInsert;
-  /**
-   * PostgreSQL: other replicas write too, so no list is kept; concurrent `GET /session` of one project
-   * share one read instead, each answered by a read that started after it arrived (see SharedReads).
-   */
-  private readonly sharedLists?: SharedReads<string, SerializedJson<Session[]>>;
-  /**
-   * PostgreSQL: each session's JSON as a list last sent it, under the version of the row it came from
-   * (`xmin`, the transaction that wrote that version: every write, on any replica, makes a new one). A
-   * list reads every row's id and version and reads whole only the rows not serialized at that version:
-   * most of a read's cost was parsing, converting and serializing rows that had not changed.
-   */
-  private readonly rowJson = new Map<string, { version: string; json: string }>();
-  /**
-   * `GET /session` is the hottest read and building 100 row objects is most of its cost. On SQLite
-   * this process is the only writer, so a project's list can be kept until one of its sessions is
-   * written here (PostgreSQL: see `sharedLists`). It holds the list's JSON too, serialized at most once.
-   * `generation` counts writes per project, so a list read while a write ran is not kept.
-   */
-  private readonly listCache?: Map<string, SerializedJson<Session[]>>;
-  private readonly generation = new Map<string, number>();
+  /** `GET /session`'s reads, as each engine makes them cheap (see session-lists.ts). */
+  private readonly lists: SessionLists;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -228,14 +171,7 @@ export class SessionService {
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
   ) {
     const pg = dataSource.options.type === 'postgres';
-    const p = (n: number) => (pg ? `$${n}` : '?');
-    this.sql = {
-      list: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ${p(1)} ORDER BY "time_updated" DESC, "id" ASC`,
-      get: `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${p(1)}`,
-      // PostgreSQL only (see rowJson).
-      listVersions: `SELECT "id", s.xmin::text AS "row_version" FROM "session" s WHERE "project_id" = $1 ORDER BY "time_updated" DESC, "id" ASC`,
-      versioned: `SELECT ${SESSION_COLUMNS}, s.xmin::text AS "row_version" FROM "session" s WHERE "id" = ANY($1)`,
-    };
+    this.getSql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${pg ? '$1' : '?'}`;
     this.inserts = new BatchedInsert(
       (sql, parameters) => this.dataSource.query(sql, parameters),
       'session',
@@ -244,8 +180,7 @@ export class SessionService {
       // SQLite writes one statement at a time anyway.
       pg ? INSERTS_IN_FLIGHT : 1,
     );
-    if (pg) this.sharedLists = new SharedReads((projectID) => this.readVersionedList(projectID));
-    else this.listCache = new Map();
+    this.lists = sessionLists(dataSource);
   }
 
   onDelete(cascade: SessionCascade): void {
@@ -308,19 +243,9 @@ export class SessionService {
     return toSession(await this.row(id));
   }
 
-  /** The project's sessions, serialized once for every request the same read answers. */
-  async list(projectID: string): Promise<SerializedJson<Session[]>> {
-    if (this.sharedLists) return this.sharedLists.get(projectID);
-    const cached = this.listCache?.get(projectID);
-    if (cached) return cached;
-    const generation = this.generation.get(projectID) ?? 0;
-    const list = await this.readList(projectID);
-    if (this.listCache && generation === (this.generation.get(projectID) ?? 0)) {
-      if (this.listCache.size >= LIST_CACHE_PROJECTS)
-        this.listCache.delete(this.listCache.keys().next().value!);
-      this.listCache.set(projectID, list);
-    }
-    return list;
+  /** The project's sessions, most recently updated first, serialized once for every request the same read answers. */
+  list(projectID: string): Promise<SerializedJson<Session[]>> {
+    return this.lists.list(projectID);
   }
 
   async children(id: string): Promise<Session[]> {
@@ -475,35 +400,6 @@ export class SessionService {
     return (await this.shares.countBy({ sessionID, shareID })) > 0;
   }
 
-  private async readList(projectID: string): Promise<SerializedJson<Session[]>> {
-    const rows: SessionRow[] = await this.dataSource.query(this.sql.list, [projectID]);
-    return SerializedJson.of(rows.map((row) => toSession(fromRow(row))));
-  }
-
-  /** PostgreSQL's list: rows at a version `rowJson` holds are not read again (see there). */
-  private async readVersionedList(projectID: string): Promise<SerializedJson<Session[]>> {
-    const listed = await this.dataSource.query<{ id: string; row_version: string }[]>(this.sql.listVersions, [projectID]);
-    const stale = listed.filter(({ id, row_version }) => this.rowJson.get(id)?.version !== row_version).map(({ id }) => id);
-    // Read after the versions: a row written in between comes as it is now, and a deleted one not at all.
-    const fresh = new Map<string, string>();
-    if (stale.length > 0) {
-      const rows = await this.dataSource.query<(SessionRow & { row_version: string })[]>(this.sql.versioned, [stale]);
-      if (this.rowJson.size + rows.length > ROW_JSON_LIMIT) this.rowJson.clear();
-      for (const row of rows) {
-        const json = JSON.stringify(toSession(fromRow(row)));
-        fresh.set(row.id as string, json);
-        this.rowJson.set(row.id as string, { version: row.row_version, json });
-      }
-    }
-    const parts: string[] = [];
-    for (const { id, row_version } of listed) {
-      const known = this.rowJson.get(id);
-      const json = known?.version === row_version ? known.json : fresh.get(id);
-      if (json !== undefined) parts.push(json);
-    }
-    return SerializedJson.ofJson(`[${parts.join(',')}]`);
-  }
-
   private async row(id: string): Promise<SessionEntity> {
     assertSessionID(id);
     const row = await this.find(id);
@@ -512,14 +408,13 @@ export class SessionService {
   }
 
   private async find(id: string): Promise<SessionEntity | undefined> {
-    const [row] = await this.dataSource.query<SessionRow[]>(this.sql.get, [id]);
+    const [row] = await this.dataSource.query<SessionRow[]>(this.getSql, [id]);
     return row ? fromRow(row) : undefined;
   }
 
-  /** A session of `projectID` was written: its cached list is stale, and so is any list being read. */
+  /** A session of `projectID` was written. */
   private changed(projectID: string): void {
-    this.generation.set(projectID, (this.generation.get(projectID) ?? 0) + 1);
-    this.listCache?.delete(projectID);
+    this.lists.changed(projectID);
   }
 
   private remember(row: SessionEntity): SessionLocation {
