@@ -105,9 +105,15 @@ export class MemoryEntryRepository {
     return ids.length ? (await this.entries.findBy({ id: In(ids) })).filter((m) => m.orgId === org) : [];
   }
 
-  /** The versions of a chain within `span` of a version (the root included), oldest first. */
-  chainAround(org: string, root: string, version: number, span: number): Promise<MemoryEntry[]> {
-    return this.entries.find({ where: [{ orgId: org, rootMemoryId: root, version: Between(version - span, version + span) }, { orgId: org, id: root }], order: { version: 'ASC' } });
+  /**
+   * The versions of a chain within `span` of a version (the root included), oldest first. By the chain's
+   * index and the primary key, the organization checked here as in `byIds`: with `org_id` in the SQL,
+   * PostgreSQL's planner (statistics not yet analyzed after a bulk ingest) ANDed the organization's
+   * index, every row of a one-organization server: 18 ms a chain instead of 0.2 ms.
+   */
+  async chainAround(org: string, root: string, version: number, span: number): Promise<MemoryEntry[]> {
+    const chain = await this.entries.find({ where: [{ rootMemoryId: root, version: Between(version - span, version + span) }, { id: root }], order: { version: 'ASC' } });
+    return chain.filter((m) => m.orgId === org);
   }
 
   ofDocument(documentId: string): Promise<MemoryEntry[]> {

@@ -19,6 +19,8 @@ interface VectorsChanged {
 const LOAD_PAGE = 2000;
 /** Longest stretch of graph building before the start-up load yields to the event loop. */
 const SLICE_MS = 20;
+/** Longest stretch of background removals before they yield (they are not urgent: searches skip removed vectors). */
+const REMOVE_SLICE_MS = 5;
 /** Threads a slice of vectors is added with: every core (the event loop waits for the slice anyway). */
 const THREADS = availableParallelism();
 /** How long a search waits for the start-up load before it answers from the vectors loaded so far. */
@@ -520,7 +522,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   /**
-   * Removes the marked vectors from the graph, SLICE_MS at a time, giving the event loop back between
+   * Removes the marked vectors from the graph, REMOVE_SLICE_MS at a time, giving the event loop back between
    * slices; after the start-up load (it would take turns with the load's own slices, and searches skip
    * the marked vectors meanwhile).
    */
@@ -535,7 +537,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
           for (const key of removing) {
             index.remove(key);
             removing.delete(key);
-            if (performance.now() - started > SLICE_MS) break;
+            if (performance.now() - started > REMOVE_SLICE_MS) break;
           }
           await yieldToLoop();
         }
