@@ -75,6 +75,9 @@ type DocumentVector = StoredVector & { document_id: string };
 
 const emptyGraph = (dimensions = 0): Graph => ({ dimensions, keysOf: new Map(), removing: new Set() });
 
+/** A stored vector (JSON text) as usearch takes it. */
+const vectorOf = (row: StoredVector): Float32Array => Float32Array.from(JSON.parse(row.embedding) as number[]);
+
 function keep(graph: Graph, documentId: string, key: bigint): void {
   const keys = graph.keysOf.get(documentId);
   if (keys) keys.push(key);
@@ -106,8 +109,9 @@ export interface VectorPersistence {
  * whose chunk id now belongs to another document) are added, so it answers at full recall within
  * seconds instead of rebuilding the graph for minutes. A file saved for another model, database or
  * graph layout, or whose checksum fails, is ignored and the index is rebuilt from the database.
- * Removing a vector leaves a tombstone in the graph; once they reach a quarter of the live vectors
- * the index is rebuilt in the background (the old one answers meanwhile) and swapped in.
+ * A removed vector is marked at once (searches skip it) and leaves the graph in the background (see
+ * Graph.removing), as a tombstone; once tombstones reach a quarter of the live vectors the index is
+ * rebuilt in the background (the old one answers meanwhile) and swapped in.
  */
 export class UsearchVectorIndex extends VectorIndex implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('VectorIndex');
@@ -350,7 +354,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
       const owners: string[] = [];
       const vectors: Float32Array[] = [];
       for (const row of slice) {
-        const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
+        const vector = vectorOf(row);
         if (!vector.length || (graph.dimensions && vector.length !== graph.dimensions)) continue;
         graph.dimensions ||= vector.length;
         const key = BigInt(row.id);
@@ -492,7 +496,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   private add(documentId: string, row: StoredVector): void {
-    const vector = Float32Array.from(JSON.parse(row.embedding) as number[]);
+    const vector = vectorOf(row);
     if (!vector.length) return;
     if (vector.length !== this.graph.dimensions) {
       // A different embedding model: the old vectors are not comparable with the new ones.
