@@ -6,7 +6,6 @@ import { ConversationsController, DocumentsController } from './documents/docume
 import { DocumentIngestService } from './documents/document-ingest.service';
 import { DocumentQueryService } from './documents/document-query.service';
 import { DocumentRepository } from './documents/document.repository';
-import { FileUploadService } from './documents/file-upload.service';
 import { MemoryChunk } from './documents/memory-chunk.entity';
 import { MemoryDocument, MemoryDocumentFile } from './documents/memory-document.entity';
 import { WebhooksController } from './pipeline/webhooks.controller';
@@ -77,7 +76,6 @@ import { OrganizationsService } from './organizations/organizations.service';
     DocumentRepository,
     DocumentQueryService,
     DocumentIngestService,
-    FileUploadService,
     MemoryEntryRepository,
     MemoriesService,
     MemoryModel,

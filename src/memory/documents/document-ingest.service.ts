@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError, issue } from '../../common/errors';
-import { checkRequest } from '../../common/validation/request-fields';
+import { BadRequestError } from '../../common/errors';
 import { documentId } from '../../common/ids';
 import { Metadata, MemoryDocument } from './memory-document.entity';
 import { ConversationMessage, renderTurn } from './conversation';
@@ -14,7 +13,7 @@ import { isUniqueViolation } from '../../database/unique-violation';
 import { DocumentFile, DocumentRepository } from './document.repository';
 import { mergeUpsert } from './document-merge';
 import { DocumentQueryService } from './document-query.service';
-import { BatchDocument } from './dto/document.dto';
+import type { UploadForm } from './upload-form';
 import type {
   AddDocumentBody,
   BatchBody,
@@ -73,15 +72,25 @@ export class DocumentIngestService {
     return this.ingest(org, { ...ingestFields(body), content: body.content, source: isUrl(body.content) ? 'url' : 'text' });
   }
 
-  /** Items are checked one by one (as BatchDocument, the batch's fields as their defaults): a bad item fails alone. */
+  /** `POST /v3/documents/file`: the file is stored with its document and read by the pipeline (unsupported types fail there). */
+  async addFile(org: string, { file, fields }: UploadForm): Promise<IngestResponse> {
+    const common = ingestFields(fields);
+    const { fileType, mimeType } = fields;
+    return this.ingest(org, {
+      ...common,
+      title: common.title ?? file.originalname,
+      content: '',
+      source: 'file',
+      file: { data: file.buffer, name: file.originalname || null, mimeType: mimeType ?? file.mimetype ?? null, fileType: fileType ?? null },
+    });
+  }
+
+  /** Each item was checked as BatchDocument (a bad one fails alone); the batch's fields are the items' defaults. */
   async batch(org: string, body: BatchBody): Promise<BatchResponse> {
     const defaults = ingestFields(body);
-    const items = body.documents.map((item, i) => {
-      const at = ['documents', i];
-      const fields = typeof item === 'string' ? { content: item } : item && typeof item === 'object' && !Array.isArray(item) ? item : undefined;
-      if (!fields) return { issues: [issue(at, 'must be an object or a string')] };
-      const { body: doc, issues } = checkRequest(BatchDocument, fields, at);
-      if (issues.length) return { issues };
+    const items = body.documents.map((item) => {
+      if (!item.document) return { issues: item.issues };
+      const doc = item.document;
       const own = ingestFields(doc);
       const input: IngestInput = {
         customId: own.customId,

@@ -4,7 +4,7 @@ import { expectMemoryError } from '../../../test/support/error-bodies';
 import { DocumentIngestService } from './document-ingest.service';
 import { DocumentQueryService } from './document-query.service';
 import { ConversationsController, DocumentsController } from './documents.controller';
-import { FileUploadService, UploadedBinary } from './file-upload.service';
+import type { UploadForm } from './upload-form';
 
 const ORG = 'org_spec';
 
@@ -26,6 +26,10 @@ const ingest = {
   },
   removeBulk: (org: string, body: unknown) => (calls.push(['removeBulk', org, body]), Promise.reject(new BadRequestError('Give ids or containerTags'))),
   conversation: (org: string, body: unknown) => (calls.push(['conversation', org, body]), Promise.resolve({ id: 'doc_c', status: 'queued' })),
+  addFile: (org: string, { file, fields }: UploadForm) => {
+    calls.push(['addFile', org, { name: file.originalname, text: file.buffer.toString() }, fields]);
+    return Promise.resolve({ id: 'doc_f', status: 'queued' });
+  },
 };
 const reads = {
   get: (org: string, id: string) => {
@@ -36,16 +40,9 @@ const reads = {
   processing: (org: string) => (calls.push(['processing', org]), Promise.resolve({ documents: [], totalCount: 0 })),
   listChunks: (org: string, id: string) => (calls.push(['listChunks', org, id]), Promise.resolve({ chunks: [] })),
 };
-const uploads = {
-  upload: (org: string, file: UploadedBinary | undefined, body: unknown) => {
-    calls.push(['upload', org, file && { name: file.originalname, text: file.buffer.toString() }, body]);
-    return Promise.resolve({ id: 'doc_f', status: 'queued' });
-  },
-};
 const services = [
   { provide: DocumentIngestService, useValue: ingest },
   { provide: DocumentQueryService, useValue: reads },
-  { provide: FileUploadService, useValue: uploads },
 ];
 
 describe('DocumentsController at the boundary (guards, multipart, memory error dialect)', () => {
@@ -106,9 +103,16 @@ describe('DocumentsController at the boundary (guards, multipart, memory error d
     expect(calls).toEqual([]);
   });
 
-  it('POST /v3/documents/batch leaves the documents list to the handler (one bad item fails alone), the rest of the body is checked', async () => {
-    const ok = await ctx.http().post('/v3/documents/batch').send({ documents: [{ content: 'a\u0000' }] });
+  it('POST /v3/documents/batch: each item is checked at the boundary and a bad one reaches the handler with its issues (it fails alone); the rest of the body fails the request', async () => {
+    const ok = await ctx.http().post('/v3/documents/batch').send({ documents: [{ content: 'a\u0000' }, 'plain text', 7, { content: 'b', customId: 5 }] });
     expect(ok.status).toBe(200);
+    const [[, , body]] = calls as [[string, string, { documents: unknown[] }]];
+    expect(body.documents).toEqual([
+      { issues: [expect.objectContaining({ path: ['documents', 0, 'content'] })] },
+      { document: { content: 'plain text' } },
+      { issues: [expect.objectContaining({ path: ['documents', 2], message: 'must be an object or a string' })] },
+      { issues: [expect.objectContaining({ path: ['documents', 3, 'customId'], message: 'must be a string' })] },
+    ]);
     const bad = await ctx.http().post('/v3/documents/batch').send({ documents: [], containerTag: 'a\u0000' });
     expect(bad.status).toBe(400);
     expectMemoryError(bad.body, { details: /^containerTag: / });
@@ -136,10 +140,34 @@ describe('DocumentsController at the boundary (guards, multipart, memory error d
     expect(calls).toEqual([]);
   });
 
-  it('POST /v3/documents/file: the multipart file and fields reach the upload service', async () => {
-    const res = await ctx.http().post('/v3/documents/file').attach('file', Buffer.from('# notes'), 'notes.md').field('containerTag', 'a');
+  it('POST /v3/documents/file: the file and the typed fields reach the service (JSON text fields decoded, one containerTags a list)', async () => {
+    const res = await ctx
+      .http()
+      .post('/v3/documents/file')
+      .attach('file', Buffer.from('# notes'), 'notes.md')
+      .field('containerTag', 'a')
+      .field('containerTags', 'b')
+      .field('metadata', '{"team": "docs", "year": 2026}');
     expect(res.status).toBe(200);
-    expect(calls).toEqual([['upload', ORG, { name: 'notes.md', text: '# notes' }, { containerTag: 'a' }]]);
+    expect(calls).toEqual([['addFile', ORG, { name: 'notes.md', text: '# notes' }, { containerTag: 'a', containerTags: ['b'], metadata: { team: 'docs', year: 2026 } }]]);
+  });
+
+  it('POST /v3/documents/file: the form is checked at the boundary (no file, bad fields, JSON too deep), before the service', async () => {
+    const noFile = await ctx.http().post('/v3/documents/file').field('containerTag', 'a');
+    expect(noFile.status).toBe(400);
+    expectMemoryError(noFile.body, { error: 'Invalid request parameters', details: 'file: is required' });
+    const bad = await ctx
+      .http()
+      .post('/v3/documents/file')
+      .attach('file', Buffer.from('x'), 'x.txt')
+      .field('metadata', `${'{"a":'.repeat(70)}1${'}'.repeat(70)}`)
+      .field('fileType', 'spreadsheet');
+    expect(bad.status).toBe(400);
+    expectMemoryError(bad.body, { details: /^metadata: JSON nests deeper than 64 levels; .*fileType: must be one of / });
+    const image = await ctx.http().post('/v3/documents/file').attach('file', Buffer.from('x'), 'x.png').field('fileType', 'image');
+    expect(image.status).toBe(400);
+    expectMemoryError(image.body, { details: 'mimeType: is required when fileType is image' });
+    expect(calls).toEqual([]);
   });
 
   it('GET, DELETE /v3/documents/:id: 200 and 204; an unknown id is 404 {error}', async () => {

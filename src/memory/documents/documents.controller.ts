@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Consumes } from '../../common/body-type.guard';
 import { DocumentIngestService } from './document-ingest.service';
 import { DocumentQueryService } from './document-query.service';
-import { FileUploadService, UploadedBinary } from './file-upload.service';
+import { CheckedUploadForm } from './upload-form';
+import type { UploadForm } from './upload-form';
 import { LIMITS, MemoryBody } from '../validation';
 import {
   AddDocumentBody,
@@ -36,7 +37,6 @@ export class DocumentsController {
   constructor(
     private readonly ingest: DocumentIngestService,
     private readonly reads: DocumentQueryService,
-    private readonly uploads: FileUploadService,
   ) {}
 
   @Post()
@@ -55,8 +55,8 @@ export class DocumentsController {
   @ApiOperation({ operationId: 'documents.uploadFile', summary: 'Upload a file (text, markdown, HTML, JSON, PDF, DOCX)' })
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, containerTag: { type: 'string' }, customId: { type: 'string' }, metadata: { type: 'string' }, fileType: { type: 'string' }, mimeType: { type: 'string' } } } })
   @ApiResponse({ status: 200, type: IngestResponse })
-  uploadFile(@Org() org: string, @UploadedFile() file: UploadedBinary | undefined, @Body() body: unknown): Promise<IngestResponse> {
-    return this.uploads.upload(org, file, body);
+  uploadFile(@Org() org: string, @CheckedUploadForm() form: UploadForm): Promise<IngestResponse> {
+    return this.ingest.addFile(org, form);
   }
 
   @Post('batch')

@@ -1,4 +1,7 @@
+import type { Type } from '@nestjs/common';
 import type { ApiPropertyOptions } from '@nestjs/swagger';
+import { issue, ValidationIssue } from '../../../common/errors';
+import { checkRequest, isJsonObject } from '../../../common/validation/request-fields';
 import { LIMITS, MemoryField } from '../../validation';
 import { ConversationMessage, validateMessages } from '../conversation';
 
@@ -11,15 +14,28 @@ export const Absent = (message: string, description: string) =>
     return undefined;
   });
 
-/** A batch's items: an array of 1 to LIMITS.batchItems entries, each checked by the service (a bad item fails alone). */
-export const BatchItems = (api: ApiPropertyOptions) =>
-  MemoryField(
+/** A batch item as the handler receives it: the document, or what is wrong with it (a bad item fails alone). */
+export type BatchItem<T> = { document: T; issues?: undefined } | { document?: undefined; issues: ValidationIssue[] };
+
+/**
+ * A batch's items: an array of 1 to LIMITS.batchItems entries (or the whole request is refused), each
+ * an object or a string (its content) checked as `item`, its issues kept with it instead of failing the batch.
+ */
+export const BatchItems = <T extends object>(item: Type<T>, api: ApiPropertyOptions) =>
+  MemoryField<BatchItem<T>[]>(
     { minItems: 1, maxItems: LIMITS.batchItems, ...api },
     'batchItems',
     (check, value, at) => {
       if (!Array.isArray(value)) check.fail(at, 'is required and must be an array');
       else if (value.length < 1 || value.length > LIMITS.batchItems) check.fail(at, `must hold 1 to ${LIMITS.batchItems} items`);
-      return Array.isArray(value) ? (value as unknown[]) : undefined;
+      else
+        return value.map((entry: unknown, i): BatchItem<T> => {
+          const fields = typeof entry === 'string' ? { content: entry } : isJsonObject(entry) ? entry : undefined;
+          if (!fields) return { issues: [issue([...at, i], 'must be an object or a string')] };
+          const { body, issues } = checkRequest(item, fields, [...at, i]);
+          return issues.length ? { issues } : { document: body };
+        });
+      return undefined;
     },
     false,
   );

@@ -22,7 +22,7 @@ import {
 import type { ConversationMessage } from '../conversation';
 import { DOCUMENT_STATUSES } from '../memory-document.entity';
 import type { DocumentStatus, Metadata } from '../memory-document.entity';
-import { Absent, BatchItems, BulkIds, ConversationId, ConversationIdAlias, Messages } from './document-rules';
+import { Absent, BatchItem, BatchItems, BulkIds, ConversationId, ConversationIdAlias, Messages } from './document-rules';
 
 /** The memory surface's document requests (checked by MemoryBody from these declarations) and answers. */
 export class ErrorBody {
@@ -74,7 +74,7 @@ class BatchItemContent {
   @DocumentContent({ description: 'Text, markdown, HTML, JSON or a URL (max 1 MB)' }) content!: string;
 }
 
-/** One item of a batch (a string is its content); checked one by one by the service, so a bad item fails alone. */
+/** One item of a batch (a string is its content); checked one by one, so a bad item fails alone. */
 export class BatchDocument extends DocumentFields(BatchItemContent) {
   declare content: string;
 }
@@ -82,7 +82,7 @@ export class BatchDocument extends DocumentFields(BatchItemContent) {
 /** The batch's own fields are the items' defaults (all but customId and title, which are checked and not used). */
 export class BatchBody extends DocumentFields() {
   @Absent('must be absent or null on a batch; put content in documents[]', 'Refused unless null: content goes in documents[]') content?: null;
-  @BatchItems({ description: '1 to 600 documents (objects or strings)', type: 'array', items: {} }) documents!: unknown[];
+  @BatchItems(BatchDocument, { description: '1 to 600 documents (objects or strings)', type: 'array', items: {} }) documents!: BatchItem<BatchDocument>[];
 }
 
 export const FILE_TYPES = ['text', 'pdf', 'tweet', 'google_doc', 'google_slide', 'google_sheet', 'image', 'video', 'notion_doc', 'webpage', 'onedrive'] as const;
