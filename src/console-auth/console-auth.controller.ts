@@ -3,7 +3,8 @@ import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags, Ap
 import type { Request, Response } from 'express';
 import { Authenticator } from '../common/auth.middleware';
 import { readCookie, SESSION_COOKIE } from '../common/console-session';
-import { issue, TooManyRequestsError, UnauthorizedError, ValidationError } from '../common/errors';
+import { issue, TooManyRequestsError, UnauthorizedError } from '../common/errors';
+import { Field, RequestValidationPipe, Rule } from '../common/validation/request-fields';
 import { SIGN_IN_FAILURES, SignInThrottle } from './sign-in-throttle';
 
 export interface ConsoleAuthState {
@@ -24,6 +25,24 @@ const AUTH_STATE_SCHEMA = {
     expiresAt: { type: 'integer', description: 'End of the console sign-in, milliseconds since the epoch' },
   },
 };
+
+/** A string of at most `max` characters (`optional`: it may be left out). */
+const text =
+  (field: string, max: number, optional = false): Rule =>
+  (value, _body, at) =>
+    (optional && value === undefined) || (typeof value === 'string' && value.length <= max) ? [] : [issue(at, `${field} must be a string of at most ${max} characters`)];
+
+/** `POST /keel/login`'s body. */
+class SignInBody {
+  @Field({ type: 'string', description: 'KEEL_SERVER_USERNAME; "opencode" when left out' }, 'username', text('username', 256, true), true)
+  username?: string;
+
+  @Field({ type: 'string' }, 'password', text('password', 1024))
+  password!: string;
+}
+
+/** The password is never echoed in a 400. */
+const signInPipe = new RequestValidationPipe({ notAnObject: 'body must be a JSON object {username?, password}', unechoed: ['password'] });
 
 /**
  * The console's sign-in (docs/console.md, docs/security.md): the server password once, then an
@@ -53,21 +72,14 @@ export class ConsoleAuthController {
   @Post('login')
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign the console in with the server password: sets the session cookie', security: [] })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['password'],
-      properties: { username: { type: 'string', description: 'KEEL_SERVER_USERNAME; "opencode" when left out' }, password: { type: 'string' } },
-    },
-  })
+  @ApiBody({ type: SignInBody })
   @ApiOkResponse({ description: 'Signed in: `Set-Cookie: keel_session=…; HttpOnly; SameSite=Strict; Path=/`', schema: AUTH_STATE_SCHEMA })
   @ApiUnauthorizedResponse({ description: 'Wrong username or password' })
   @ApiTooManyRequestsResponse({
     description: `More than ${SIGN_IN_FAILURES} failed sign-ins from this address in a minute: \`Retry-After\` (and \`data.retryAfter\`) says in how many seconds to try again`,
   })
-  login(@Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response): ConsoleAuthState {
+  login(@Body(signInPipe) { username = 'opencode', password }: SignInBody, @Req() req: Request, @Res({ passthrough: true }) res: Response): ConsoleAuthState {
     res.setHeader('Cache-Control', 'no-store');
-    const { username, password } = credentials(body);
     const sessions = this.authenticator.sessions;
     if (!sessions) return { passwordRequired: false, signedIn: true };
     // Refused while throttled even with the right password, so a guess cannot be confirmed.
@@ -92,17 +104,6 @@ export class ConsoleAuthController {
     this.authenticator.sessions?.revoke(readCookie(req, SESSION_COOKIE));
     res.setHeader('Set-Cookie', cookie(req, '', 0));
   }
-}
-
-function credentials(body: unknown): { username: string; password: string } {
-  const input = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (!input) throw new ValidationError([issue([], 'body must be a JSON object {username?, password}')], body);
-  const issues = [];
-  if (typeof input.password !== 'string' || input.password.length > 1024) issues.push(issue(['password'], 'password must be a string of at most 1024 characters'));
-  if (input.username !== undefined && (typeof input.username !== 'string' || input.username.length > 256))
-    issues.push(issue(['username'], 'username must be a string of at most 256 characters'));
-  if (issues.length) throw new ValidationError(issues, { username: input.username });
-  return { username: (input.username as string | undefined) ?? 'opencode', password: input.password as string };
 }
 
 function cookie(req: Request, value: string, maxAgeSeconds: number): string {

@@ -5794,6 +5794,11 @@ export interface components {
         ContainerTagsResponse: {
             containerTags: components["schemas"]["ContainerTagDto"][];
         };
+        SignInBody: {
+            /** @description KEEL_SERVER_USERNAME; "opencode" when left out */
+            username?: string;
+            password: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -11250,11 +11255,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description KEEL_SERVER_USERNAME; "opencode" when left out */
-                    username?: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["SignInBody"];
             };
         };
         responses: {

@@ -193,6 +193,8 @@ export interface RequestPipeOptions {
    * of being reported before the fields of an empty body (the routing surface).
    */
   notAnObject?: string;
+  /** Fields never echoed in the error body (a password): the body's `data` shows the rest. */
+  unechoed?: string[];
 }
 
 /**
@@ -211,8 +213,14 @@ export class RequestValidationPipe implements PipeTransform {
     if (this.options.notAnObject !== undefined && !isJsonObject(sent))
       throw new ValidationError([issue([], this.options.notAnObject)], value ?? null);
     const { body, issues } = checkRequest(metatype as Type<object>, sent);
-    if (issues.length) throw new ValidationError(issues, value);
+    if (issues.length) throw new ValidationError(issues, this.echoed(value));
     return body;
+  }
+
+  private echoed(value: unknown): unknown {
+    const { unechoed } = this.options;
+    if (!unechoed || !isJsonObject(value)) return value;
+    return Object.fromEntries(Object.entries(value).filter(([key]) => !unechoed.includes(key)));
   }
 }
 
