@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { KEEL_SETTINGS, KeelSettings } from '../common/settings';
 import { buildDataSourceOptions, loadedEntities, openDataSource, SchemaNewerError } from './data-source-options';
+import { PlannerStatistics } from './planner-statistics';
 
 @Global()
 @Module({
@@ -16,5 +17,6 @@ import { buildDataSourceOptions, loadedEntities, openDataSource, SchemaNewerErro
       dataSourceFactory: (options) => openDataSource(options!),
     }),
   ],
+  providers: [PlannerStatistics],
 })
 export class DatabaseModule {}
