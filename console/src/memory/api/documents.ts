@@ -19,10 +19,7 @@ export type DocumentSummary = components['schemas']['DocumentSummary'];
 export type DocumentListBody = NonNullable<
   paths['/v3/documents/list']['post']['requestBody']
 >['content']['application/json'];
-export type DocumentListAnswer = {
-  memories: DocumentSummary[];
-  pagination: { totalItems: number; totalPages: number };
-};
+export type DocumentListAnswer = components['schemas']['ListDocumentsResponse'];
 
 export const STATUSES = [
   'queued',
@@ -39,7 +36,7 @@ export const DOCUMENT_TYPES = ['text', 'webpage', 'pdf'] as const;
 export const documentListQuery = (body: DocumentListBody) =>
   queryOptions({
     queryKey: memoryKeys.documentList(body),
-    queryFn: async () => unwrap(await api.POST('/v3/documents/list', { body })) as DocumentListAnswer,
+    queryFn: async () => unwrap(await api.POST('/v3/documents/list', { body })),
   });
 
 /** A page of the list; changing the page or the filters keeps the rows shown until the next arrive. */
