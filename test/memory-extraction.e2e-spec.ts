@@ -143,6 +143,26 @@ describe('memory: extraction by a configured memory model (OpenAI-compatible, st
     expect(search.results.map((r) => r.memory)).not.toContain('Alex lives in Berlin');
   });
 
+  it('within one document: a second update of a memory the first already replaced starts its own chain', async () => {
+    model.reply(facts({ memory: 'Kim drives a blue car', isStatic: false, relation: 'new', relatedTo: null }));
+    await add('Kim drives a blue car.', 'llm_kim');
+    const [blue] = await list('llm_kim');
+    model.reply(
+      factsReferring((alias) => [
+        { memory: 'Kim drives a red car', isStatic: false, relation: 'updates', relatedTo: alias('Kim drives a blue car') },
+        { memory: 'Kim drives a green car', isStatic: false, relation: 'updates', relatedTo: alias('Kim drives a blue car') },
+        { memory: 'Kim cycles to work', isStatic: false, relation: 'new', relatedTo: null },
+      ]),
+    );
+    await add('Kim swapped the blue car for a red one, then a green one, and cycles to work.', 'llm_kim');
+    const after = await list('llm_kim');
+    const byText = (memory: string) => after.find((m) => m.memory === memory);
+    expect(after.map((m) => m.memory).sort()).toEqual(['Kim cycles to work', 'Kim drives a green car', 'Kim drives a red car']);
+    expect(byText('Kim drives a red car')).toMatchObject({ version: 2, parentMemoryId: blue.id, rootMemoryId: blue.id, isLatest: true });
+    expect(byText('Kim drives a green car')).toMatchObject({ version: 1, parentMemoryId: null, rootMemoryId: null, isLatest: true });
+    expect(byText('Kim cycles to work')).toMatchObject({ version: 1, parentMemoryId: null, isLatest: true });
+  });
+
   it('gives a conversation to the model as one, and keeps other containers out of its context', async () => {
     model.reply(facts({ memory: 'User is allergic to peanuts', isStatic: true, relation: 'new', relatedTo: null }));
     const sent = await client.post<{ id: string }>('/v4/conversations', {

@@ -211,6 +211,41 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     await expectMemoryAnswer(client.memories.forget({ containerTag: 'user_m', id: 'nope' }), 404);
   });
 
+  it('dreaming: each fact meets the memories as the facts before it left them, in its document and the next', async () => {
+    const dream = async (content: string) => {
+      const { id } = await client.add({ content, containerTag: 'user_chain' });
+      expect(await waitForDocument(client, id)).toMatchObject({ status: 'done', dreamingStatus: 'done' });
+    };
+    const entries = async () => (await client.post<{ memoryEntries: Body[] }>('/v4/memories/list', { body: { containerTags: ['user_chain'] } })).memoryEntries;
+    // "User live in …" share a subject (fact key): the second updates the first within one document.
+    await dream('I live in Oslo. I live in Bergen. I work at Equinor as an engineer.');
+    const first = await entries();
+    expect(first.map((m) => m.memory).sort()).toEqual(['User live in Bergen', 'User work at Equinor as an engineer']);
+    const bergen = first.find((m) => m.memory === 'User live in Bergen')!;
+    const oslo = (bergen.history as Body[])[0];
+    expect(bergen).toMatchObject({ version: 2, isLatest: true, sourceCount: 1, rootMemoryId: oslo.id, parentMemoryId: oslo.id });
+    expect(oslo).toMatchObject({ memory: 'User live in Oslo', version: 1, isLatest: false });
+
+    // The next document repeats a fact (one more source) and moves again (a third version of the chain).
+    await dream('I work at Equinor as an engineer. I live in Trondheim.');
+    const next = await entries();
+    expect(next.map((m) => m.memory).sort()).toEqual(['User live in Trondheim', 'User work at Equinor as an engineer']);
+    expect(next.find((m) => m.memory === 'User work at Equinor as an engineer')).toMatchObject({ version: 1, sourceCount: 2, isLatest: true });
+    const trondheim = next.find((m) => m.memory === 'User live in Trondheim')!;
+    expect(trondheim).toMatchObject({ version: 3, parentMemoryId: bergen.id, rootMemoryId: oslo.id });
+    expect((trondheim.history as Body[]).map((h) => [h.memory, h.isLatest])).toEqual(
+      expect.arrayContaining([
+        ['User live in Oslo', false],
+        ['User live in Bergen', false],
+      ]),
+    );
+    // Only latest memories are searchable: the replaced ones left the index, the new one entered it.
+    const found = async (q: string) => (await client.search.memories({ q, containerTag: 'user_chain', threshold: 0 })).results.map((r) => r.memory);
+    expect(await found('Trondheim')).toEqual(['User live in Trondheim']);
+    expect(await found('Bergen')).toEqual([]);
+    expect(await found('Oslo')).toEqual([]);
+  });
+
   it('files: text, markdown, HTML, JSON, PDF, DOCX; bracket metadata; unsupported types fail in the document', async () => {
     const upload = async (data: Buffer, name: string, type: string, extra: Body = {}) => {
       const { id } = await client.documents.uploadFile({ file: await toFile(data, name, { type }), containerTag: 'files', ...extra });

@@ -6,6 +6,16 @@ import { DataSource, EntityManager } from 'typeorm';
 /** A query function bound to one connection (inside a transaction or not). SQL uses `?` placeholders. */
 export type Query = <T = unknown>(sql: string, params?: unknown[]) => Promise<T[]>;
 
+/** `?, ?, ?`: one placeholder per value, for `IN (…)` and `VALUES (…)`. */
+export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
+
+/** Rows or ids in slices of `size`, so that no statement passes the engines' limit on parameters. */
+export function slices<T>(values: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
+  return out;
+}
+
 /**
  * The module's raw-SQL access, one code path for both dialects. SQLite has one connection, so
  * transactions are serialised here (two interleaved async transactions would share it).

@@ -64,6 +64,38 @@ function documentsMatch(rows: LatestMemoryRow[], filter: Metadata | undefined): 
   return filter ? rows.filter((row) => matchesExact(filter, row.doc_metadata ? (JSON.parse(row.doc_metadata) as Metadata) : undefined)) : rows;
 }
 
+/** The latest memories of some fact keys, kept current as a document's facts replace them and add new ones. */
+class LatestMemories {
+  private readonly byId = new Map<string, LatestMemoryRow>();
+  /** Each key's memories in the order they were read or added. */
+  private readonly byKey = new Map<string, Set<LatestMemoryRow>>();
+
+  constructor(rows: LatestMemoryRow[]) {
+    for (const row of rows) this.add(row);
+  }
+
+  withKey(key: string): LatestMemoryRow[] {
+    return [...(this.byKey.get(key) ?? [])];
+  }
+
+  get(id: string): LatestMemoryRow | undefined {
+    return this.byId.get(id);
+  }
+
+  add(row: LatestMemoryRow): void {
+    this.byId.set(row.id, row);
+    const rows = this.byKey.get(row.fact_key) ?? new Set();
+    this.byKey.set(row.fact_key, rows.add(row));
+  }
+
+  remove(id: string): void {
+    const row = this.byId.get(id);
+    if (!row) return;
+    this.byId.delete(id);
+    this.byKey.get(row.fact_key)?.delete(row);
+  }
+}
+
 function significantWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]{4,}/g) ?? []).filter((w) => w !== 'user');
 }
@@ -94,16 +126,24 @@ export class MemoriesService {
     facts: ExtractedFact[],
     source: { documentId: string | null; metadata?: Metadata; filterByMetadata?: Metadata; forgetAfter?: number | null; forgetReason?: string | null },
   ): Promise<MemoryEntry[]> {
+    if (facts.length === 0) return [];
     const now = Date.now();
-    const stored: MemoryEntry[] = [];
-    if (facts.length > 0) await this.memories.lockTag(q, org, tag);
-    const latest = async (match: { factKey: string } | { id: string }) =>
-      documentsMatch(await this.memories.latestMatching(q, org, tag, match), source.filterByMetadata);
+    await this.memories.lockTag(q, org, tag);
+    // The facts are compared in order, each with the memories as the facts before it left them: the
+    // latest ones of their keys are read in one query and kept current here, and the writes go
+    // together at the end (a few statements for a document, not four per fact, all under the tag's lock).
+    const latest = new LatestMemories(documentsMatch(await this.memories.latestWithKeys(q, org, tag, [...new Set(facts.map((f) => f.key))]), source.filterByMetadata));
+    const stored = new Map<string, MemoryEntry>();
+    const strengthened: string[] = [];
+    const superseded = new Set<string>();
+    const sourceMatches = !source.filterByMetadata || (source.documentId !== null && matchesExact(source.filterByMetadata, source.metadata));
     for (const fact of facts) {
-      const candidates = await latest({ factKey: fact.key });
+      const candidates = latest.withKey(fact.key);
       const same = candidates.find((c) => c.memory.toLowerCase() === fact.memory.toLowerCase());
       if (same) {
-        await this.memories.strengthen(q, same.id, now);
+        const mine = stored.get(same.id);
+        if (mine) mine.sourceCount++;
+        else strengthened.push(same.id);
         continue;
       }
       let parent: LatestMemoryRow | undefined;
@@ -114,7 +154,7 @@ export class MemoriesService {
       } else if (fact.link !== 'new') {
         // The target may have been updated by another document since the model saw it: then the
         // fact starts its own chain rather than forking an old version.
-        [parent] = await latest({ id: fact.link.memoryId });
+        parent = latest.get(fact.link.memoryId) ?? (superseded.has(fact.link.memoryId) ? undefined : await this.linkTarget(q, org, tag, fact.link.memoryId, source.filterByMetadata));
         relation = parent ? fact.link.relation : null;
       }
       const versioned = relation === 'updates';
@@ -141,14 +181,27 @@ export class MemoriesService {
         updatedAt: now,
       } satisfies Partial<MemoryEntry>);
       if (versioned) {
-        await this.memories.supersede(q, parent!.id, now);
-        await this.index.unindexMemory(q, parent!.id);
+        superseded.add(parent!.id);
+        latest.remove(parent!.id);
       }
-      await this.memories.insert(q, entry);
-      await this.index.indexMemory(q, entry.id);
-      stored.push(entry);
+      stored.set(entry.id, entry);
+      if (sourceMatches) latest.add({ id: entry.id, memory: entry.memory, version: entry.version, is_static: entry.isStatic, root_memory_id: entry.rootMemoryId, doc_metadata: null, fact_key: entry.factKey });
     }
-    return stored;
+    // A memory these facts stated and then replaced is stored replaced; the others replaced were latest before.
+    const entries = [...stored.values()];
+    const replaced = [...superseded].filter((id) => !stored.has(id));
+    await this.memories.strengthen(q, strengthened, now);
+    await this.memories.supersedeAll(q, replaced, now);
+    await this.index.unindexMemories(q, replaced);
+    await this.memories.insertAll(q, entries.map((e) => (superseded.has(e.id) ? { ...e, isLatest: false } : e)));
+    await this.index.indexMemories(q, entries.filter((e) => !superseded.has(e.id)).map((e) => e.id));
+    return entries;
+  }
+
+  /** The memory a model-related fact names, when it is a latest memory of the tag (matching the filter). */
+  private async linkTarget(q: Query, org: string, tag: string, id: string, filter: Metadata | undefined): Promise<LatestMemoryRow | undefined> {
+    const row = await this.memories.latestById(q, org, tag, id);
+    return row && documentsMatch([row], filter)[0];
   }
 
   /**
@@ -287,10 +340,10 @@ export class MemoriesService {
       // Only the latest version is superseded: one replaced already (before this request, or by a
       // concurrent one since `old` was read) would fork the chain.
       if (!(await this.memories.supersede(q, old.id, now))) throw new ConflictError(NEWER_VERSION);
-      await this.index.unindexMemory(q, old.id);
+      await this.index.unindexMemories(q, [old.id]);
       const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter, forgetReason: body.forgetReason ?? old.forgetReason, createdAt: now, updatedAt: now });
       await this.memories.insert(q, next);
-      await this.index.indexMemory(q, next.id);
+      await this.index.indexMemories(q, [next.id]);
       return next;
     });
     return { id: entry.id, memory: entry.memory, version: entry.version, parentMemoryId: entry.parentMemoryId, rootMemoryId: entry.rootMemoryId, createdAt: new Date(now).toISOString(), forgetAfter: entry.forgetAfter ? new Date(entry.forgetAfter).toISOString() : null, forgetReason: entry.forgetReason ?? null, metadata: entry.metadata ?? {} };
@@ -303,7 +356,7 @@ export class MemoriesService {
     if (memory.isForgotten) throw new ConflictError('Memory already forgotten');
     await this.store.transaction(async (q) => {
       await this.memories.forget(q, memory.id, reason ?? memory.forgetReason, Date.now());
-      await this.index.unindexMemory(q, memory.id);
+      await this.index.unindexMemories(q, [memory.id]);
     });
     return { id: memory.id, forgotten: true };
   }
@@ -314,7 +367,7 @@ export class MemoriesService {
     if (!memory.isForgotten) throw new ConflictError('Memory is not forgotten');
     await this.store.transaction(async (q) => {
       await this.memories.unforget(q, memory.id, Date.now());
-      if (memory.isLatest) await this.index.indexMemory(q, memory.id);
+      if (memory.isLatest) await this.index.indexMemories(q, [memory.id]);
     });
     return { id: memory.id, forgotten: false };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, In, Repository } from 'typeorm';
-import { IngestionStore, Query } from '../store';
+import { IngestionStore, placeholders, Query, slices } from '../store';
 import { MemoryEntry } from './memory-entry.entity';
 
 /** A latest memory as dreaming compares facts with it, with its source document's metadata (JSON). */
@@ -12,14 +12,15 @@ export interface LatestMemoryRow {
   is_static: boolean | number;
   root_memory_id: string | null;
   doc_metadata: string | null;
+  fact_key: string;
 }
 
 const INSERT_COLUMNS = [
   'id', 'org_id', 'memory', 'container_tag', 'fact_key', 'document_id', 'version', 'is_latest', 'is_forgotten', 'is_static', 'is_inference',
   'parent_memory_id', 'root_memory_id', 'relation', 'source_count', 'metadata', 'forget_after', 'forget_reason', 'created_at', 'updated_at',
 ];
-const INSERT = `INSERT INTO memory_entry (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
-const LATEST = `SELECT m.id, m.memory, m.version, m.is_static, m.root_memory_id, d.metadata AS doc_metadata FROM memory_entry m
+const ROW = `(${placeholders(INSERT_COLUMNS)})`;
+const LATEST = `SELECT m.id, m.memory, m.version, m.is_static, m.root_memory_id, d.metadata AS doc_metadata, m.fact_key FROM memory_entry m
   LEFT JOIN memory_document d ON d.id = m.document_id
   WHERE m.org_id = ? AND m.container_tag = ? AND m.is_latest = ? AND m.is_forgotten = ?`;
 
@@ -45,11 +46,17 @@ export class MemoryEntryRepository {
     await q('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TAG_LOCK, `${org}\n${tag}`]);
   }
 
-  /** The latest, not forgotten memories of a tag with this fact key, or the one with this id. */
-  latestMatching(q: Query, org: string, tag: string, match: { factKey: string } | { id: string }): Promise<LatestMemoryRow[]> {
-    return 'id' in match
-      ? q<LatestMemoryRow>(`${LATEST} AND m.id = ?`, [org, tag, true, false, match.id])
-      : q<LatestMemoryRow>(`${LATEST} AND m.fact_key = ?`, [org, tag, true, false, match.factKey]);
+  /** The memory with this id, when it is a latest, not forgotten memory of the tag. */
+  async latestById(q: Query, org: string, tag: string, id: string): Promise<LatestMemoryRow | undefined> {
+    const [row] = await q<LatestMemoryRow>(`${LATEST} AND m.id = ?`, [org, tag, true, false, id]);
+    return row;
+  }
+
+  /** The latest, not forgotten memories of a tag with one of these fact keys. */
+  async latestWithKeys(q: Query, org: string, tag: string, keys: string[]): Promise<LatestMemoryRow[]> {
+    const rows: LatestMemoryRow[] = [];
+    for (const slice of slices(keys)) rows.push(...(await q<LatestMemoryRow>(`${LATEST} AND m.fact_key IN (${placeholders(slice)})`, [org, tag, true, false, ...slice])));
+    return rows;
   }
 
   /** The tag's most recently updated latest, not forgotten memories. */
@@ -58,15 +65,31 @@ export class MemoryEntryRepository {
   }
 
   async insert(q: Query, m: MemoryEntry): Promise<void> {
-    await q(INSERT, [
-      m.id, m.orgId, m.memory, m.containerTag, m.factKey, m.documentId, m.version, m.isLatest, m.isForgotten, m.isStatic, m.isInference,
-      m.parentMemoryId, m.rootMemoryId, m.relation, m.sourceCount, JSON.stringify(m.metadata ?? {}), m.forgetAfter, m.forgetReason, m.createdAt, m.updatedAt,
-    ]);
+    await this.insertAll(q, [m]);
   }
 
-  /** One more source states the fact. */
-  async strengthen(q: Query, id: string, now: number): Promise<void> {
-    await q('UPDATE memory_entry SET source_count = source_count + 1, updated_at = ? WHERE id = ? RETURNING id', [now, id]);
+  async insertAll(q: Query, entries: MemoryEntry[]): Promise<void> {
+    for (const slice of slices(entries, 100)) {
+      await q(
+        `INSERT INTO memory_entry (${INSERT_COLUMNS.join(', ')}) VALUES ${slice.map(() => ROW).join(', ')}`,
+        slice.flatMap((m) => [
+          m.id, m.orgId, m.memory, m.containerTag, m.factKey, m.documentId, m.version, m.isLatest, m.isForgotten, m.isStatic, m.isInference,
+          m.parentMemoryId, m.rootMemoryId, m.relation, m.sourceCount, JSON.stringify(m.metadata ?? {}), m.forgetAfter, m.forgetReason, m.createdAt, m.updatedAt,
+        ]),
+      );
+    }
+  }
+
+  /** One more source states each fact (a memory named twice, two more). */
+  async strengthen(q: Query, ids: string[], now: number): Promise<void> {
+    const times = new Map<string, number>();
+    for (const id of ids) times.set(id, (times.get(id) ?? 0) + 1);
+    for (const [id, n] of times) await q('UPDATE memory_entry SET source_count = source_count + ?, updated_at = ? WHERE id = ? RETURNING id', [n, now, id]);
+  }
+
+  /** Newer versions take these memories' places (the caller holds the tag's lock). */
+  async supersedeAll(q: Query, ids: string[], now: number): Promise<void> {
+    for (const slice of slices(ids)) await q(`UPDATE memory_entry SET is_latest = ?, updated_at = ? WHERE id IN (${placeholders(slice)}) RETURNING id`, [false, now, ...slice]);
   }
 
   /** A newer version takes its place; false when one already had (another writer was first). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_ORG } from '../organizations/organization.entity';
-import { IngestionStore, Query } from '../store';
+import { IngestionStore, placeholders, Query, slices } from '../store';
 import { VectorIndex } from './vector-index';
 
 const STOPWORDS = new Set(
@@ -53,8 +53,8 @@ interface FullTextDialect {
   retagChunks(q: Query, documentId: string): Promise<unknown>;
   /** Runs before the chunk rows are deleted. */
   unindexChunks(q: Query, documentId: string): Promise<unknown>;
-  indexMemory(q: Query, memoryId: string): Promise<unknown>;
-  unindexMemory(q: Query, memoryId: string): Promise<unknown>;
+  indexMemories(q: Query, memoryIds: string[]): Promise<unknown>;
+  unindexMemories(q: Query, memoryIds: string[]): Promise<unknown>;
   unindexMemoriesOf(q: Query, documentId: string): Promise<unknown>;
   /** Chunk ids, best first (rank: higher is better), in documents carrying one of the tags. */
   chunks(query: Query, lookup: Lookup, documentId?: string): Promise<IndexHit[]>;
@@ -110,8 +110,8 @@ class SqliteFullText implements FullTextDialect {
     return q('DELETE FROM memory_chunk_fts WHERE rowid IN (SELECT id FROM memory_chunk WHERE document_id = ?)', [documentId]);
   }
 
-  indexMemory(q: Query, memoryId: string) {
-    return q(`${SqliteFullText.INDEX_MEMORIES} WHERE id = ?`, [memoryId]);
+  indexMemories(q: Query, memoryIds: string[]) {
+    return q(`${SqliteFullText.INDEX_MEMORIES} WHERE id IN (${placeholders(memoryIds)})`, memoryIds);
   }
 
   reindexAll(): string[] {
@@ -119,13 +119,13 @@ class SqliteFullText implements FullTextDialect {
       `INSERT INTO memory_chunk_fts (memory_chunk_fts) VALUES ('delete-all')`,
       SqliteFullText.INDEX_CHUNKS,
       `INSERT INTO memory_entry_fts (memory_entry_fts) VALUES ('delete-all')`,
-      // Only live facts are indexed (see FullTextIndex.unindexMemory).
+      // Only live facts are indexed (see FullTextIndex.unindexMemories).
       `${SqliteFullText.INDEX_MEMORIES} WHERE is_latest = 1 AND is_forgotten = 0`,
     ];
   }
 
-  unindexMemory(q: Query, memoryId: string) {
-    return q('DELETE FROM memory_entry_fts WHERE rowid = (SELECT rowid FROM memory_entry WHERE id = ?)', [memoryId]);
+  unindexMemories(q: Query, memoryIds: string[]) {
+    return q(`DELETE FROM memory_entry_fts WHERE rowid IN (SELECT rowid FROM memory_entry WHERE id IN (${placeholders(memoryIds)}))`, memoryIds);
   }
 
   unindexMemoriesOf(q: Query, documentId: string) {
@@ -222,8 +222,8 @@ class PostgresFullText implements FullTextDialect {
     return Promise.resolve();
   }
 
-  indexMemory(q: Query, memoryId: string) {
-    return q(PostgresFullText.indexMemoriesWhere('WHERE id = ?'), [memoryId]);
+  indexMemories(q: Query, memoryIds: string[]) {
+    return q(PostgresFullText.indexMemoriesWhere(`WHERE id IN (${placeholders(memoryIds)})`), memoryIds);
   }
 
   reindexAll(): string[] {
@@ -231,13 +231,13 @@ class PostgresFullText implements FullTextDialect {
       'DELETE FROM memory_chunk_search',
       PostgresFullText.indexChunksWhere(''),
       'DELETE FROM memory_entry_search',
-      // Only live facts are indexed (see FullTextIndex.unindexMemory).
+      // Only live facts are indexed (see FullTextIndex.unindexMemories).
       PostgresFullText.indexMemoriesWhere('WHERE is_latest AND NOT is_forgotten'),
     ];
   }
 
-  unindexMemory(q: Query, memoryId: string) {
-    return q('DELETE FROM memory_entry_search WHERE memory_id = ?', [memoryId]);
+  unindexMemories(q: Query, memoryIds: string[]) {
+    return q(`DELETE FROM memory_entry_search WHERE memory_id IN (${placeholders(memoryIds)})`, memoryIds);
   }
 
   unindexMemoriesOf(): Promise<unknown> {
@@ -341,13 +341,13 @@ export class FullTextIndex {
     await q('DELETE FROM memory_chunk WHERE document_id = ?', [documentId]);
   }
 
-  async indexMemory(q: Query, memoryId: string): Promise<void> {
-    await this.dialect.indexMemory(q, memoryId);
+  async indexMemories(q: Query, memoryIds: string[]): Promise<void> {
+    for (const slice of slices(memoryIds)) await this.dialect.indexMemories(q, slice);
   }
 
   /** Only live facts stay indexed: superseded and forgotten versions would crowd every ranked window. */
-  async unindexMemory(q: Query, memoryId: string): Promise<void> {
-    await this.dialect.unindexMemory(q, memoryId);
+  async unindexMemories(q: Query, memoryIds: string[]): Promise<void> {
+    for (const slice of slices(memoryIds)) await this.dialect.unindexMemories(q, slice);
   }
 
   async deleteMemoriesOf(q: Query, documentId: string): Promise<void> {
