@@ -26,16 +26,16 @@ export const BatchItems = <T extends object>(item: Type<T>, api: ApiPropertyOpti
     { minItems: 1, maxItems: LIMITS.batchItems, ...api },
     'batchItems',
     (check, value, at) => {
-      if (!Array.isArray(value)) check.fail(at, 'is required and must be an array');
-      else if (value.length < 1 || value.length > LIMITS.batchItems) check.fail(at, `must hold 1 to ${LIMITS.batchItems} items`);
-      else
-        return value.map((entry: unknown, i): BatchItem<T> => {
-          const fields = typeof entry === 'string' ? { content: entry } : isJsonObject(entry) ? entry : undefined;
-          if (!fields) return { issues: [issue([...at, i], 'must be an object or a string')] };
-          const { body, issues } = checkRequest(item, fields, [...at, i]);
-          return issues.length ? { issues } : { document: body };
-        });
-      return undefined;
+      if (!Array.isArray(value) || value.length < 1 || value.length > LIMITS.batchItems) {
+        check.fail(at, Array.isArray(value) ? `must hold 1 to ${LIMITS.batchItems} items` : 'is required and must be an array');
+        return undefined;
+      }
+      return value.map((entry: unknown, i): BatchItem<T> => {
+        const fields = typeof entry === 'string' ? { content: entry } : isJsonObject(entry) ? entry : undefined;
+        if (!fields) return { issues: [issue([...at, i], 'must be an object or a string')] };
+        const { body, issues } = checkRequest(item, fields, [...at, i]);
+        return issues.length ? { issues } : { document: body };
+      });
     },
     false,
   );
