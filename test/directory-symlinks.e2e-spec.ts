@@ -1,6 +1,7 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expectSessionBadRequest } from './support/error-bodies';
@@ -202,21 +203,26 @@ describe('allowed directories: symbolic links are judged by where they lead', ()
     expect(scripted.prompts.length).toBe(prompted);
   });
 
-  it('reads the file it checked: a file flipped between itself and a link out while /file/content reads it never yields the outside file', async () => {
-    const flipping = join(project, 'flip.txt');
-    writeFileSync(flipping, 'inside flip\n');
-    // Another process swaps the name between a regular file and a link to the secret as fast as it can
-    // (rename is atomic, so the name always exists as one or the other).
-    const flipper = spawn(process.execPath, [
+  /**
+   * Another process swaps `file` between a regular file holding `inside flip` and a link to the secret
+   * outside, as fast as it can (rename is atomic, so the name always exists as one or the other).
+   */
+  function flipBetweenFileAndLink(file: string): ChildProcess {
+    writeFileSync(file, 'inside flip\n');
+    return spawn(process.execPath, [
       '-e',
       `const fs = require('fs'); const [file, target] = process.argv.slice(1);
        fs.writeFileSync(file + '.file', 'inside flip\\n'); try { fs.unlinkSync(file + '.link'); } catch {}
        fs.symlinkSync(target, file + '.link');
        for (;;) { fs.copyFileSync(file + '.file', file + '.tmp'); fs.renameSync(file + '.tmp', file);
          fs.symlinkSync(target, file + '.l2'); fs.renameSync(file + '.l2', file); }`,
-      flipping,
+      file,
       join(outside, 'secret.txt'),
     ], { stdio: 'ignore' });
+  }
+
+  it('reads the file it checked: a file flipped between itself and a link out while /file/content reads it never yields the outside file', async () => {
+    const flipper = flipBetweenFileAndLink(join(project, 'flip.txt'));
     try {
       const answers = { inside: 0, refused: 0, leaked: 0, other: 0 };
       for (let i = 0; i < 400; i++) {
@@ -234,6 +240,30 @@ describe('allowed directories: symbolic links are judged by where they lead', ()
       expect(answers.refused).toBeGreaterThan(0);
     } finally {
       flipper.kill('SIGKILL');
+      rmSync(join(project, 'flip.txt'), { force: true });
+    }
+  });
+
+  it('searches the file it checked: text search over a file flipped between itself and a link out never finds the outside file', async () => {
+    const flipper = flipBetweenFileAndLink(join(project, 'flip-search.txt'));
+    try {
+      const answers = { inside: 0, skipped: 0, leaked: 0 };
+      for (let i = 0; i < 200; i++) {
+        const response = await fetch(`${keel.url}/find?${q(project)}&pattern=${encodeURIComponent('flip|secret')}`);
+        expect(response.status).toBe(200);
+        const text = await response.text();
+        const flipped = (JSON.parse(text) as { path: { text: string } }[]).filter((match) => match.path.text === 'flip-search.txt');
+        if (text.includes(SECRET)) answers.leaked++;
+        else if (flipped.length > 0) answers.inside++;
+        else answers.skipped++;
+      }
+      expect(answers.leaked).toBe(0);
+      // The race was really run: the file was searched as itself and skipped as a link out.
+      expect(answers.inside).toBeGreaterThan(0);
+      expect(answers.skipped).toBeGreaterThan(0);
+    } finally {
+      flipper.kill('SIGKILL');
+      rmSync(join(project, 'flip-search.txt'), { force: true });
     }
   });
 });

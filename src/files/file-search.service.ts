@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AllowedDirectories } from '../common/allowed-directories';
 import { issue, ValidationError } from '../common/errors';
-import { staysInside } from '../common/paths';
+import { openInside } from '../common/paths';
 import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
 import { fuzzyFilter } from './fuzzy-match';
@@ -127,19 +126,21 @@ export class FileSearchService {
 
 /**
  * A file's text when it is worth searching: a regular file (or a symlink whose target stays inside
- * `realRoot`), not larger than MAX_SEARCHED_BYTES, not binary.
+ * `realRoot`), not larger than MAX_SEARCHED_BYTES, not binary. The file judged is the file read: the
+ * check is made on the open handle, so a link swapped in between cannot hand over a file outside.
  */
 async function searchableText(realRoot: string, absolute: string): Promise<string | undefined> {
-  const info = await lstat(absolute).catch(() => undefined);
-  if (!info || info.size > MAX_SEARCHED_BYTES) return undefined;
-  // A tracked symlink may point anywhere; only follow it when its target stays in the directory.
-  if (info.isSymbolicLink() ? !(await staysInside(realRoot, absolute)) : !info.isFile()) return undefined;
-  const content = await readFile(absolute).catch(() => undefined);
-  if (
-    !content ||
-    content.length > MAX_SEARCHED_BYTES ||
-    looksBinary(content.subarray(0, BINARY_SAMPLE_BYTES))
-  )
+  const handle = await openInside(realRoot, absolute);
+  if (handle === undefined || handle === 'outside') return undefined;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > MAX_SEARCHED_BYTES) return undefined;
+    const content = await handle.readFile();
+    if (content.length > MAX_SEARCHED_BYTES || looksBinary(content.subarray(0, BINARY_SAMPLE_BYTES))) return undefined;
+    return content.toString('utf8');
+  } catch {
     return undefined;
-  return content.toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
