@@ -1,102 +1,27 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { freshProcessEnv, KeelProcess, spawnKeel, tempDir, testDatabaseServer } from './support/keel';
+import { DEPLOY_NGINX, Nginx, nginxBinary, startNginx } from './support/nginx';
 import { ScriptedProvider } from './support/scripted-provider';
 import { SseClient } from './support/sse';
 
 // deploy/nginx/ used verbatim: http.conf and keel.conf are included as they are; an upstream file is
 // copied with its ports (4096, 4097) replaced by the ports the test's Keel processes listen on.
-const DEPLOY = join(__dirname, '..', 'deploy', 'nginx');
-
-function nginxBinary(): string {
-  const found = spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
-  if (!found) throw new Error('nginx is not installed: this test drives Keel through it (apt-get install -y nginx; .ci/run installs it)');
-  return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Nginx {
-  url: string;
-  accessLog: () => string;
-  stop(): Promise<void>;
-}
-
-/** nginx in the foreground with its own prefix, pid and logs, in front of the given Keel ports. */
-async function startNginx(upstreamFile: string, ports: number[]): Promise<Nginx> {
-  const binary = nginxBinary();
-  const prefix = tempDir('keel-nginx-');
-  mkdirSync(join(prefix, 'logs'));
-  let upstream = readFileSync(join(DEPLOY, upstreamFile), 'utf8');
-  ['4096', '4097'].forEach((placeholder, i) => (upstream = upstream.replaceAll(`127.0.0.1:${placeholder}`, `127.0.0.1:${ports[i]}`)));
-  writeFileSync(join(prefix, 'upstream.conf'), upstream);
-  const port = await freePort();
-  writeFileSync(
-    join(prefix, 'nginx.conf'),
-    `daemon off;
-worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/logs/error.log warn;
-events { worker_connections 256; }
-http {
-  client_body_temp_path ${prefix}/body;
-  proxy_temp_path ${prefix}/proxy;
-  fastcgi_temp_path ${prefix}/fastcgi;
-  uwsgi_temp_path ${prefix}/uwsgi;
-  scgi_temp_path ${prefix}/scgi;
-  include ${DEPLOY}/http.conf;
+function startKeelNginx(upstreamFile: string, ports: number[]): Promise<Nginx> {
+  return startNginx((prefix, port) => {
+    let upstream = readFileSync(join(DEPLOY_NGINX, upstreamFile), 'utf8');
+    ['4096', '4097'].forEach((placeholder, i) => (upstream = upstream.replaceAll(`127.0.0.1:${placeholder}`, `127.0.0.1:${ports[i]}`)));
+    writeFileSync(join(prefix, 'upstream.conf'), upstream);
+    return `  include ${DEPLOY_NGINX}/http.conf;
   include ${prefix}/upstream.conf;
   server {
     listen 127.0.0.1:${port};
     access_log ${prefix}/logs/access.log keel;
-    include ${DEPLOY}/keel.conf;
-  }
-}
-`,
-  );
-  const child: ChildProcess = spawn(binary, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-e', join(prefix, 'logs', 'error.log')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${output}`);
-    try {
-      await fetch(`${url}/global/health`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nginx did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    url,
-    accessLog: () => readFileSync(join(prefix, 'logs', 'access.log'), 'utf8'),
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGQUIT');
-        await exited;
-      }
-      rmSync(prefix, { recursive: true, force: true });
-    },
-  };
+    include ${DEPLOY_NGINX}/keel.conf;
+  }`;
+  }, '/global/health');
 }
 
 const portOf = (keel: KeelProcess) => Number(new URL(keel.url).port);
@@ -123,7 +48,7 @@ describe('deploy/nginx in front of one Keel process', () => {
     const fresh = await freshProcessEnv({ KEEL_TRUST_PROXY: 'loopback', KEEL_LOG_LEVEL: 'error' });
     cleanup = fresh.cleanup;
     keel = await spawnKeel(fresh.env);
-    nginx = await startNginx('upstream-single.conf', [portOf(keel)]);
+    nginx = await startKeelNginx('upstream-single.conf', [portOf(keel)]);
     events = await SseClient.open(`${nginx.url}/event?directory=${encodeURIComponent(dir)}`);
   });
 
@@ -211,7 +136,7 @@ describe('deploy/nginx in front of one Keel process', () => {
     const first = await spawnKeel({ ...fresh.env, KEEL_DATA_DIR: join(fresh.env.KEEL_DATA_DIR, 'a') });
     const second = await spawnKeel({ ...fresh.env, KEEL_DATA_DIR: join(fresh.env.KEEL_DATA_DIR, 'b') });
     replicas = [first, second];
-    nginx = await startNginx('upstream-replicas.conf', replicas.map(portOf));
+    nginx = await startKeelNginx('upstream-replicas.conf', replicas.map(portOf));
   });
 
   afterAll(async () => {
