@@ -193,6 +193,20 @@ describe('memory: hostile files end failed with the limit they broke, and the se
     expect(doc).toMatchObject({ status: 'failed', error: reason });
   });
 
+  it('an extraction process killed from outside (no limit broken) ends its document failed naming the crash', async () => {
+    const doc = await whileHealthy(async () => {
+      const sent = await upload(pdfNestedForms(), 'killed.pdf', 'application/pdf')();
+      // pdf.js is drawing the forms, seconds of work: end every extraction process this server runs.
+      while ((await client.documents.get(sent.id)).status !== 'extracting') await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const pids = extractionProcesses(process.pid);
+      expect(pids.length).toBeGreaterThan(0);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      return sent;
+    });
+    expect(doc).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The extraction process crashed \(SIGKILL\)/) });
+  });
+
   it('ordinary files still extract afterwards', async () => {
     const docx = await whileHealthy(
       upload(makeDocx('Beluga whales sing.\nThey are white.'), 'whales.docx', DOCX),
