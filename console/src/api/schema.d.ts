@@ -5128,6 +5128,38 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
         };
+        UploadFileForm: {
+            containerTag?: string;
+            /** @deprecated */
+            containerTags?: string[];
+            entityContext?: string;
+            /**
+             * Format: date-time
+             * @description When the document was written
+             */
+            documentDate?: string;
+            customId?: string;
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            taskType?: "memory" | "superrag";
+            /** @enum {string} */
+            dreaming?: "dynamic" | "instant";
+            filterByMetadata?: {
+                [key: string]: unknown;
+            };
+            filepath?: string;
+            title?: string;
+            /** @enum {string} */
+            fileType?: "text" | "pdf" | "tweet" | "google_doc" | "google_slide" | "google_sheet" | "image" | "video" | "notion_doc" | "webpage" | "onedrive";
+            mimeType?: string;
+            /**
+             * Format: binary
+             * @description The file, at most 50 MB
+             */
+            file: string;
+        };
         BatchBody: {
             containerTag?: string;
             /** @deprecated */
@@ -10173,15 +10205,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": {
-                    /** Format: binary */
-                    file: string;
-                    containerTag?: string;
-                    customId?: string;
-                    metadata?: string;
-                    fileType?: string;
-                    mimeType?: string;
-                };
+                "multipart/form-data": components["schemas"]["UploadFileForm"];
             };
         };
         responses: {

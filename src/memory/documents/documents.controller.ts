@@ -23,6 +23,7 @@ import {
   ListDocumentsResponse,
   ProcessingResponse,
   UpdateDocumentBody,
+  UploadFileForm,
 } from './dto/document.dto';
 import { MemoryApiAuth } from '../memory-auth.decorator';
 import { Org } from '../organizations/org.decorator';
@@ -53,7 +54,7 @@ export class DocumentsController {
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: LIMITS.fileBytes, fieldSize: 2 * 1024 * 1024 } }))
   @Consumes('multipart/form-data')
   @ApiOperation({ operationId: 'documents.uploadFile', summary: 'Upload a file (text, markdown, HTML, JSON, PDF, DOCX)' })
-  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, containerTag: { type: 'string' }, customId: { type: 'string' }, metadata: { type: 'string' }, fileType: { type: 'string' }, mimeType: { type: 'string' } } } })
+  @ApiBody({ type: UploadFileForm })
   @ApiResponse({ status: 200, type: IngestResponse })
   uploadFile(@Org() org: string, @CheckedUploadForm() form: UploadForm): Promise<IngestResponse> {
     return this.ingest.addFile(org, form);

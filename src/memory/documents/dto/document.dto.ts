@@ -99,6 +99,11 @@ export class UploadFileFields extends DocumentFields() {
   @Text({}, { max: 255 }) mimeType?: string;
 }
 
+/** The upload's multipart form as /doc shows it: the file beside the fields (checkUploadForm checks both). */
+export class UploadFileForm extends UploadFileFields {
+  @ApiProperty({ type: 'string', format: 'binary', description: `The file, at most ${LIMITS.fileBytes / 1024 / 1024} MB` }) file!: unknown;
+}
+
 export class ConversationBody {
   @ConversationId({ maxLength: 255 }) conversationId!: string;
   @ConversationIdAlias({ description: 'The same as conversationId (when conversationId is not sent)' }) customId?: string;
