@@ -278,7 +278,7 @@ describe('Projects, the session dock and files in a browser', () => {
       if (!arrow || !name) throw new Error('the tool row has no arrow or no tool name on screen');
       expect(arrow.x + arrow.width).toBeLessThanOrEqual(name.x);
       expect(Math.abs(arrow.y + arrow.height / 2 - (name.y + name.height / 2))).toBeLessThan(name.height / 2);
-      await summary.screenshot({ path: `${SHOTS}/tool-row-390-dark.png` });
+      await small.locator('[data-part="tool"]').first().screenshot({ path: `${SHOTS}/tool-row-390-dark.png` });
       await small.goto(`${keel.url}/ui/sessions/files?directory=${encodeURIComponent(project)}&file=src%2Fapp.ts`);
       await small.locator('.hljs-keyword').first().waitFor();
       await small.screenshot({ path: `${SHOTS}/files-390-dark.png`, fullPage: true });
