@@ -235,6 +235,14 @@ describe('Console: Traefik history, live status and routing pages', () => {
     await atBothWidths(browser, `${keel.url}/ui/routing/resources/1-app-router`, 'routing-resource', (p) =>
       p.getByRole('button', { name: 'Save headers' }).waitFor(),
     );
+    // At 390 px the Middlewares list keeps every row's Delete inside the screen.
+    await atBothWidths(browser, `${keel.url}/ui/routing/middlewares`, 'routing-middlewares', async (p) => {
+      const remove = p.getByRole('button', { name: /^Delete / }).first();
+      await remove.waitFor();
+      const box = (await remove.boundingBox())!;
+      const width = p.viewportSize()!.width;
+      expect({ width, left: box.x >= 0, right: box.x + box.width <= width }).toEqual({ width, left: true, right: true });
+    });
   });
 
   it('an empty install says where resources come from', async () => {
