@@ -60,6 +60,7 @@ describe('Console: API keys page in a browser', () => {
       await org.waitFor();
       await org.getByRole('textbox', { name: 'New key' }).fill('console test');
       await org.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('.mantine-Notification-root').filter({ hasText: 'Key “console test” created' }).waitFor();
       key = (await org.getByTestId('created-key').textContent()) ?? '';
       expect(key).toMatch(/^keel_[A-Za-z0-9]{40}$/);
       await org.getByRole('table', { name: 'Keys of Team Console' }).getByText('console test').waitFor();
@@ -117,6 +118,7 @@ describe('Console: API keys page in a browser', () => {
       await shoot(page, 'api-keys-revoke');
       await dialog.getByRole('button', { name: 'Revoke key' }).click();
       await dialog.waitFor({ state: 'detached' });
+      await page.locator('.mantine-Notification-root').filter({ hasText: 'Key “console test” revoked' }).waitFor();
       await org.getByText('No keys yet.').waitFor();
       expect((await v3List(keel, key)).status).toBe(401);
     });

@@ -314,7 +314,12 @@ describe('Console routing pages in a browser', () => {
       .filter({ has: page.getByRole('heading', { name: 'traefik', exact: true }) });
     await step(page, 'datasource-edit', async () => {
       await page.goto(`${keel.url}/ui/routing/datasources`);
+      // Save is for a change: disabled as loaded, enabled once a field differs, disabled again once saved.
+      const save = card.getByRole('button', { name: 'Save' });
+      await save.waitFor();
+      expect(await save.isDisabled()).toBe(true);
       await card.getByRole('textbox', { name: 'URL' }).fill(traefik.url);
+      expect(await save.isDisabled()).toBe(false);
       await card.getByRole('textbox', { name: 'Username' }).fill('ops');
       await card.getByLabel('Password', { exact: true }).fill('wrong');
       await card.getByRole('button', { name: 'Test connection' }).click();
@@ -325,6 +330,7 @@ describe('Console routing pages in a browser', () => {
       await card.getByRole('button', { name: 'Save' }).click();
       await page.getByText('A password is stored; leave empty to keep it').waitFor();
       expect(await card.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+      expect(await save.isDisabled()).toBe(true);
       expect(await page.content()).not.toContain('secret');
     });
     await step(page, 'datasource-test-stored', async () => {

@@ -235,6 +235,14 @@ describe('Console: Traefik history, live status and routing pages', () => {
     await atBothWidths(browser, `${keel.url}/ui/routing/resources/1-app-router`, 'routing-resource', (p) =>
       p.getByRole('button', { name: 'Save headers' }).waitFor(),
     );
+    // At 390 px the Middlewares list keeps every row's Delete inside the screen.
+    await atBothWidths(browser, `${keel.url}/ui/routing/middlewares`, 'routing-middlewares', async (p) => {
+      const remove = p.getByRole('button', { name: /^Delete / }).first();
+      await remove.waitFor();
+      const box = (await remove.boundingBox())!;
+      const width = p.viewportSize()!.width;
+      expect({ width, left: box.x >= 0, right: box.x + box.width <= width }).toEqual({ width, left: true, right: true });
+    });
   });
 
   it('an empty install says where resources come from', async () => {
@@ -246,6 +254,27 @@ describe('Console: Traefik history, live status and routing pages', () => {
         await page.getByText('No active resource yet.').waitFor();
         expect(await page.getByText('0 of 0').count()).toBe(0);
       });
+      // The seeded middlewares and services removed: each list says what they are for and how to make one.
+      const emptyApi = routingApi(empty.url);
+      for (const kind of ['middlewares', 'services'])
+        for (const { id } of (await emptyApi('GET', `/api/${kind}`)).body as { id: string }[])
+          expect((await emptyApi('DELETE', `/api/${kind}/${id}`)).status).toBeLessThan(300);
+      for (const [kind, singular] of [
+        ['middlewares', 'middleware'],
+        ['services', 'service'],
+      ]) {
+        await step(page, `${kind}-empty`, async () => {
+          await page.goto(`${empty.url}/ui/routing/${kind}`);
+          await page.getByText(`No ${singular} yet.`).waitFor();
+          expect(await page.getByText('0 of 0').count()).toBe(0);
+          expect(await page.getByRole('table').count()).toBe(0);
+          await page.getByRole('link', { name: `Create the first ${singular}` }).click();
+          await page.getByRole('heading', { name: `New ${singular}` }).waitFor();
+        });
+        await atBothWidths(browser, `${empty.url}/ui/routing/${kind}`, `routing-${kind}-empty`, (p) =>
+          p.getByText(`No ${singular} yet.`).waitFor(),
+        );
+      }
     } finally {
       await page.close();
       await empty.close();

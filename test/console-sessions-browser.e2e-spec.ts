@@ -149,6 +149,8 @@ describe('Session console and share page in a browser', () => {
       await page.getByRole('button', { name: 'Share', exact: true }).click();
       const link = page.getByRole('textbox', { name: 'Share link' });
       await link.waitFor();
+      // The change is confirmed in a notification, as every change the console makes.
+      await page.locator('.mantine-Notification-root').filter({ hasText: 'Session shared' }).waitFor();
       url = await link.inputValue();
       expect(url).toMatch(new RegExp(`^${keel.url.replace(/\./g, '\\.')}/share/[A-Za-z0-9_-]{24}$`));
       await page.screenshot({ path: `${SHOTS}/session-desktop-light.png`, fullPage: true });

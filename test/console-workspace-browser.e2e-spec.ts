@@ -77,7 +77,7 @@ describe('Projects, the session dock and files in a browser', () => {
           type: 'tool',
           tool: 'bash',
           callID: `call_${i}`,
-          state: { status: 'completed', input: { command: `cat src/app.ts # ${i}` }, output: 'line\n'.repeat(60), title: 'cat', metadata: {}, time: { start: 1, end: 2 } },
+          state: { status: 'completed', input: { command: `cat src/app.ts # ${i}` }, output: 'line\n'.repeat(60), title: 'Reads src/app.ts to see what greet returns', metadata: {}, time: { start: 1, end: 2 } },
         }),
       );
       last = reply.id;
@@ -270,6 +270,15 @@ describe('Projects, the session dock and files in a browser', () => {
       await small.goto(`${keel.url}/ui/sessions/${sessionID}?directory=${encodeURIComponent(project)}`);
       await small.getByRole('textbox', { name: 'Prompt' }).waitFor();
       await small.screenshot({ path: `${SHOTS}/dock-390-dark.png` });
+      // A tool row's disclosure arrow stays on its tool name's line, however the title after it wraps.
+      const summary = small.locator('[data-part="tool"] summary').first();
+      await summary.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      const arrow = await summary.locator('.keel-summary-arrow').boundingBox();
+      const name = await summary.getByText('bash', { exact: true }).boundingBox();
+      if (!arrow || !name) throw new Error('the tool row has no arrow or no tool name on screen');
+      expect(arrow.x + arrow.width).toBeLessThanOrEqual(name.x);
+      expect(Math.abs(arrow.y + arrow.height / 2 - (name.y + name.height / 2))).toBeLessThan(name.height / 2);
+      await small.locator('[data-part="tool"]').first().screenshot({ path: `${SHOTS}/tool-row-390-dark.png` });
       await small.goto(`${keel.url}/ui/sessions/files?directory=${encodeURIComponent(project)}&file=src%2Fapp.ts`);
       await small.locator('.hljs-keyword').first().waitFor();
       await small.screenshot({ path: `${SHOTS}/files-390-dark.png`, fullPage: true });

@@ -28,7 +28,14 @@ function duration(start?: number, end?: number): string | undefined {
 function Details({ summary, children, open }: { summary: ReactNode; children: ReactNode; open?: boolean }) {
   return (
     <details className="keel-details" open={open}>
-      <summary>{summary}</summary>
+      {/* The arrow is ours, beside the summary in a row: the browser's marker is an inline box of its
+          own, left alone on a line when the summary after it wraps (390 px). */}
+      <summary className="keel-summary">
+        <span className="keel-summary-arrow" aria-hidden>
+          ▸
+        </span>
+        <span className="keel-summary-text">{summary}</span>
+      </summary>
       <Stack gap={6} mt={6}>
         {children}
       </Stack>

@@ -78,6 +78,8 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
     url,
     basic_auth: { username, password: password || (hasPassword ? (source.basic_auth?.password ?? '') : '') },
   });
+  // Save is for a change: enabled once a field differs from what is stored (a typed password is one).
+  const changed = url !== source.url || username !== (source.basic_auth?.username ?? '') || password !== '';
   const save = useSaveDataSource(name);
   const test = useTestDataSource(name);
   const errors = fieldErrors(save.error);
@@ -87,6 +89,7 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          if (!changed) return;
           test.reset();
           save.mutate(body(), { onSuccess: () => setPassword('') });
         }}
@@ -129,7 +132,7 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
             />
           </SimpleGrid>
           <Group wrap="wrap">
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={save.isPending} disabled={!changed}>
               Save
             </Button>
             <Button

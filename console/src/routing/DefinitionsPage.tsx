@@ -7,6 +7,7 @@ import {
   List,
   Loader,
   Modal,
+  Paper,
   Select,
   Stack,
   Table,
@@ -68,64 +69,94 @@ export function DefinitionsPage({ kind }: { kind: Kind }) {
           New {singular}
         </Button>
       </Group>
-      <Group align="end" wrap="wrap">
-        <TextInput
-          label="Search"
-          placeholder="Name or id"
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          style={{ flex: '1 1 200px' }}
-        />
-        <Select label="Type" placeholder="Any type" clearable data={types} value={type} onChange={setType} />
-      </Group>
       {list.isPending && <Loader aria-label="Loading" />}
       {list.error && <Alert color="red">{errorMessage(list.error)}</Alert>}
-      <Text size="sm" aria-live="polite">
-        {shown.length} of {all.length} {title.toLowerCase()}
-      </Text>
-      <Table.ScrollContainer minWidth={0}>
-        <Table striped aria-label={title}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th visibleFrom="sm">Type</Table.Th>
-              <Table.Th visibleFrom="sm">Used by</Table.Th>
-              <Table.Th w={90}>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/routing/${kind}/${encodeURIComponent(d.id)}`}>
-                    {d.name}
-                  </Anchor>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {d.id}
-                  </Text>
-                  {/* On a narrow screen the type and the use count fold under the name. */}
-                  <Text size="xs" c="dimmed" hiddenFrom="sm">
-                    {d.type} · used by {users.get(d.id)?.length ?? 0}
-                  </Text>
-                </Table.Td>
-                <Table.Td visibleFrom="sm">{d.type}</Table.Td>
-                <Table.Td visibleFrom="sm">{users.get(d.id)?.length ?? 0}</Table.Td>
-                <Table.Td>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    aria-label={`Delete ${d.name}`}
-                    onClick={() => setDeleting(d)}
-                  >
-                    Delete
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {list.isSuccess && all.length === 0 ? (
+        <EmptyDefinitions kind={kind} />
+      ) : (
+        <>
+          <Group align="end" wrap="wrap">
+            <TextInput
+              label="Search"
+              placeholder="Name or id"
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              style={{ flex: '1 1 200px' }}
+            />
+            <Select
+              label="Type"
+              placeholder="Any type"
+              clearable
+              data={types}
+              value={type}
+              onChange={setType}
+            />
+          </Group>
+          <Text size="sm" aria-live="polite">
+            {shown.length} of {all.length} {title.toLowerCase()}
+          </Text>
+          {shown.length === 0 ? (
+            <Paper withBorder p="xl" ta="center">
+              <Stack align="center" gap="sm">
+                <Text fw={600}>No {singular} matches this search.</Text>
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setSearch('');
+                    setType(null);
+                  }}
+                >
+                  Clear the search
+                </Button>
+              </Stack>
+            </Paper>
+          ) : (
+            <Table.ScrollContainer minWidth={0}>
+              <Table striped aria-label={title}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th visibleFrom="sm">Type</Table.Th>
+                    <Table.Th visibleFrom="sm">Used by</Table.Th>
+                    <Table.Th w={90}>Actions</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {shown.map((d) => (
+                    <Table.Tr key={d.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/routing/${kind}/${encodeURIComponent(d.id)}`}>
+                          {d.name}
+                        </Anchor>
+                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {d.id}
+                        </Text>
+                        {/* On a narrow screen the type and the use count fold under the name. */}
+                        <Text size="xs" c="dimmed" hiddenFrom="sm">
+                          {d.type} · used by {users.get(d.id)?.length ?? 0}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm">{d.type}</Table.Td>
+                      <Table.Td visibleFrom="sm">{users.get(d.id)?.length ?? 0}</Table.Td>
+                      <Table.Td>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          aria-label={`Delete ${d.name}`}
+                          onClick={() => setDeleting(d)}
+                        >
+                          Delete
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </>
+      )}
       {deleting && (
         <DeleteModal
           kind={kind}
@@ -184,5 +215,25 @@ function DeleteModal({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** What an empty list says: what the thing is for, and how to make the first one. */
+function EmptyDefinitions({ kind }: { kind: Kind }) {
+  const singular = kind === 'middlewares' ? 'middleware' : 'service';
+  return (
+    <Paper withBorder p="xl" ta="center">
+      <Stack align="center" gap="sm">
+        <Text fw={600}>No {singular} yet.</Text>
+        <Text size="sm" c="dimmed" maw={480}>
+          {kind === 'middlewares'
+            ? 'A middleware (authentication, headers, rate limits, redirects…) runs on the requests of the resources it is attached to. Create one from a template, then attach it on a resource’s page.'
+            : 'A service says where a resource’s requests go (load-balanced servers, weighted or mirrored services). Create one from a template, then assign it on a resource’s page.'}
+        </Text>
+        <Button component={Link} to={`/routing/${kind}/new`}>
+          Create the first {singular}
+        </Button>
+      </Stack>
+    </Paper>
   );
 }

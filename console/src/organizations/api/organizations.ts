@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, errorMessage, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
+import { notify } from '../../lib/notify';
 import type { MutationConfig } from '../../lib/reactQuery';
 
 export type Organization = components['schemas']['OrganizationView'];
@@ -28,16 +29,34 @@ export const organizationKeysQuery = (id: string) =>
 export const useOrganizations = () => useQuery(organizationsQuery());
 export const useOrganizationKeys = (id: string) => useQuery(organizationKeysQuery(id));
 
-/** A mutation of the page: on success the organizations and their keys are asked for again. */
-function useOrganizationMutation<V, R>(run: (variables: V) => Promise<R>, config: MutationConfig<V, R>) {
+/** What a mutation's notification says; `done` may name what it made from the variables and the answer. */
+interface MutationWords<V, R> {
+  done: (variables: V, answer: R) => string;
+  failed: string;
+}
+
+/**
+ * A mutation of the page: on success the organizations and their keys are asked for again, and a
+ * notification says how it went (the reason when it failed).
+ */
+function useOrganizationMutation<V, R>(
+  run: (variables: V) => Promise<R>,
+  words: MutationWords<V, R>,
+  config: MutationConfig<V, R>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     ...config,
     mutationFn: run,
-    onSuccess: (...args) => {
-      const done = config.onSuccess?.(...args);
+    onSuccess: (answer, variables, ...rest) => {
+      notify({ ok: true, message: words.done(variables, answer) });
+      const done = config.onSuccess?.(answer, variables, ...rest);
       void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
       return done;
+    },
+    onError: (error, ...rest) => {
+      notify({ ok: false, title: words.failed, message: errorMessage(error) });
+      return config.onError?.(error, ...rest);
     },
   });
 }
@@ -45,12 +64,14 @@ function useOrganizationMutation<V, R>(run: (variables: V) => Promise<R>, config
 export const useCreateOrganization = (config: MutationConfig<string, Organization> = {}) =>
   useOrganizationMutation(
     async (name: string) => unwrap(await api.POST('/keel/organizations', { body: { name } })),
+    { done: (_name, org) => `Organization “${org.name}” created`, failed: 'Organization not created' },
     config,
   );
 
 export const useDeleteOrganization = (id: string, config: MutationConfig<void, unknown> = {}) =>
   useOrganizationMutation(
     async () => unwrap(await api.DELETE('/keel/organizations/{id}', { params: { path: { id } } })),
+    { done: () => 'Organization deleted', failed: 'Organization not deleted' },
     config,
   );
 
@@ -59,6 +80,7 @@ export const useCreateApiKey = (id: string, config: MutationConfig<string, Creat
   useOrganizationMutation(
     async (name: string) =>
       unwrap(await api.POST('/keel/organizations/{id}/keys', { params: { path: { id } }, body: { name } })),
+    { done: (_name, key) => `Key “${key.name}” created: copy it now`, failed: 'Key not created' },
     config,
   );
 
@@ -70,5 +92,9 @@ export const useRevokeApiKey = (id: string, config: MutationConfig<ApiKey, unkno
           params: { path: { id, keyId: key.id } },
         }),
       ),
+    {
+      done: (key) => `Key “${key.name}” revoked: it no longer opens the memory API`,
+      failed: 'Key not revoked',
+    },
     config,
   );

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, errorMessage, unwrap } from '../../api/client';
 import type { Permission } from '../../conversation/model';
+import { notify } from '../../lib/notify';
 import { sessionKeys } from './keys';
 
 /** The permissions waiting for an answer (the event stream adds and removes them). */
@@ -13,6 +14,8 @@ export const permissionsQuery = (directory: string) =>
   });
 
 export const usePermissions = (directory: string) => useQuery(permissionsQuery(directory));
+
+const ANSWER_WORDS = { once: 'Allowed once', always: 'Always allowed', reject: 'Rejected' } as const;
 
 /** Answers a permission; it leaves the waiting list at once. */
 export function useRespondToPermission(directory: string, sessionID: string) {
@@ -31,9 +34,12 @@ export function useRespondToPermission(directory: string, sessionID: string) {
           body: { response },
         }),
       ),
-    onSuccess: (_result, { permission }) =>
+    onSuccess: (_result, { permission, response }) => {
       queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) =>
         (old ?? []).filter((p) => p.id !== permission.id),
-      ),
+      );
+      notify({ ok: true, message: `${ANSWER_WORDS[response]}: ${permission.title}` });
+    },
+    onError: (error) => notify({ ok: false, title: 'Permission not answered', message: errorMessage(error) }),
   });
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, errorMessage, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import type { Session } from '../../conversation/model';
+import { notify } from '../../lib/notify';
 import type { MutationConfig } from '../../lib/reactQuery';
 import { sessionKeys } from './keys';
 import { abortSession, shareSession } from './sessions';
@@ -14,11 +15,30 @@ export function useCreateSession(directory: string | undefined, config: Mutation
     ...config,
     mutationFn: async () =>
       unwrap(await api.POST('/session', { params: { query: { directory } }, body: {} })),
+    onSuccess: (session, ...rest) => {
+      notify({ ok: true, message: `Session “${session.title}” created` });
+      return config.onSuccess?.(session, ...rest);
+    },
+    onError: (error, ...rest) => {
+      notify({ ok: false, title: 'Session not created', message: errorMessage(error) });
+      return config.onError?.(error, ...rest);
+    },
   });
 }
 
 export type SessionAction =
   { kind: 'abort' | 'share' | 'unshare' | 'unrevert' } | { kind: 'revert' | 'fork'; messageID: string };
+
+/** What each action's notification says, done and failed. */
+const ACTION_WORDS: Record<SessionAction['kind'], [done: string, failed: string]> = {
+  abort: ['Session aborted', 'Session not aborted'],
+  share: ['Session shared: its link is on the page', 'Session not shared'],
+  unshare: ['Session no longer shared: its link is gone', 'Session still shared'],
+  // Not “reverted”: the page's own banner says that, with Unrevert beside it.
+  revert: ['Rolled back to before the message', 'Not rolled back'],
+  unrevert: ['Rolled back messages restored', 'Messages not restored'],
+  fork: ['Session forked from the message', 'Session not forked'],
+};
 
 /**
  * What can be done to a session. The session's record in the cache becomes the answer (a fork answers
@@ -64,7 +84,12 @@ export function useSessionAction(
       if (action.kind !== 'fork' && result && typeof result === 'object')
         queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
       void queryClient.invalidateQueries({ queryKey: sessionKeys.status(directory) });
+      notify({ ok: true, message: ACTION_WORDS[action.kind][0] });
       return config.onSuccess?.(result, action, ...rest);
+    },
+    onError: (error, action, ...rest) => {
+      notify({ ok: false, title: ACTION_WORDS[action.kind][1], message: errorMessage(error) });
+      return config.onError?.(error, action, ...rest);
     },
   });
 }
@@ -116,6 +141,11 @@ export function useSendPrompt(
           },
         }),
       );
+    },
+    // Sent is shown by the message itself, in the conversation; only a refusal needs saying.
+    onError: (error, ...rest) => {
+      notify({ ok: false, title: 'Prompt not sent', message: errorMessage(error) });
+      return config.onError?.(error, ...rest);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, errorMessage, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
+import { notify } from '../../lib/notify';
 import type { MutationConfig } from '../../lib/reactQuery';
 import { sessionKeys } from './keys';
 
@@ -21,7 +22,12 @@ export function useCreateTerminal(directory: string, config: MutationConfig<void
     mutationFn: async () => unwrap(await api.POST('/pty', { params: { query: { directory } }, body: {} })),
     onSuccess: (...args) => {
       void queryClient.invalidateQueries({ queryKey: sessionKeys.terminals(directory) });
+      notify({ ok: true, message: 'Terminal opened' });
       return config.onSuccess?.(...args);
+    },
+    onError: (error, ...rest) => {
+      notify({ ok: false, title: 'Terminal not opened', message: errorMessage(error) });
+      return config.onError?.(error, ...rest);
     },
   });
 }
@@ -34,7 +40,12 @@ export function useCloseTerminal(directory: string, config: MutationConfig<strin
       unwrap(await api.DELETE('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } } })),
     onSuccess: (...args) => {
       void queryClient.invalidateQueries({ queryKey: sessionKeys.terminals(directory) });
+      notify({ ok: true, message: 'Terminal closed' });
       return config.onSuccess?.(...args);
+    },
+    onError: (error, ...rest) => {
+      notify({ ok: false, title: 'Terminal not closed', message: errorMessage(error) });
+      return config.onError?.(error, ...rest);
     },
   });
 }
