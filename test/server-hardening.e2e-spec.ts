@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { expectMemoryError, expectRoutingError, expectSessionError } from './support/error-bodies';
 import { builtServerEntry, freshProcessEnv, spawnKeel, startKeel, tempDir, testDatabaseServer, TestKeel } from './support/keel';
 
 const root = join(__dirname, '..');
@@ -103,7 +104,7 @@ describe('installed under a dot-directory (~/.local, npm\'s ~/.npm/_npx cache)',
 const onPostgres = testDatabaseServer ? describe : describe.skip;
 
 onPostgres('PostgreSQL backends terminated under load', () => {
-  it('answers reads from a fresh connection and never 500: writes are done or 503 with Retry-After', async () => {
+  it('answers reads from a fresh connection and never 500, on every surface: writes are done or 503 with Retry-After in the surface\'s dialect', async () => {
     const { env, cleanup } = await freshProcessEnv({ KEEL_LOG_LEVEL: 'warn' });
     const keel = await spawnKeel(env);
     const dir = tempDir('keel-terminate-');
@@ -111,16 +112,25 @@ onPostgres('PostgreSQL backends terminated under load', () => {
     const admin = new Client({ connectionString: testDatabaseServer });
     await admin.connect();
     const database = new URL(env.DATABASE_URL).pathname.slice(1);
-    const outcomes: { method: string; status: number; retryAfter: string | null }[] = [];
+    const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    // A read and a write on each surface; each write's marker is looked for afterwards.
+    const kinds = [
+      { surface: 'session', write: true, send: () => fetch(`${keel.url}/session?${q}`, json({})) },
+      { surface: 'session', write: false, send: () => fetch(`${keel.url}/session?${q}`) },
+      { surface: 'routing', write: true, send: (n: number) => fetch(`${keel.url}/api/middlewares`, json({ name: `terminated-${n}`, type: 'compress', config: {} })) },
+      { surface: 'routing', write: false, send: () => fetch(`${keel.url}/api/middlewares`) },
+      { surface: 'memory', write: true, send: (n: number) => fetch(`${keel.url}/v3/documents`, json({ content: `terminated backends note ${n}`, customId: `terminated-${n}`, containerTag: 'terminated' })) },
+      { surface: 'memory', write: false, send: () => fetch(`${keel.url}/v3/search`, json({ q: 'terminated backends', containerTags: ['terminated'] })) },
+    ] as const;
+    const outcomes: { surface: string; write: boolean; status: number; retryAfter: string | null; body: unknown }[] = [];
     let running = true;
+    let sent = 0;
     const worker = async (i: number) => {
+      const kind = kinds[i % kinds.length];
       while (running) {
-        const write = i % 3 === 0;
-        const response = write
-          ? await fetch(`${keel.url}/session?${q}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
-          : await fetch(i % 3 === 1 ? `${keel.url}/session?${q}` : `${keel.url}/api/middlewares`);
-        await response.arrayBuffer();
-        outcomes.push({ method: write ? 'POST' : 'GET', status: response.status, retryAfter: response.headers.get('retry-after') });
+        const response = await kind.send(sent++);
+        const text = await response.text();
+        outcomes.push({ surface: kind.surface, write: kind.write, status: response.status, retryAfter: response.headers.get('retry-after'), body: text ? JSON.parse(text) : undefined });
       }
     };
     try {
@@ -138,12 +148,23 @@ onPostgres('PostgreSQL backends terminated under load', () => {
       await Promise.all(workers);
       expect(terminated).toBeGreaterThan(12);
       expect(outcomes.length).toBeGreaterThan(100);
-      expect(outcomes.filter((o) => o.status >= 500 && !(o.method === 'POST' && o.status === 503 && o.retryAfter === '1'))).toEqual([]);
-      expect(outcomes.filter((o) => o.method === 'GET' && o.status !== 200)).toEqual([]);
-      // Every acknowledged session is there.
-      const created = outcomes.filter((o) => o.method === 'POST' && o.status === 200).length;
+      const ok = (o: (typeof outcomes)[number]) => o.status === 200 || o.status === 201;
+      expect(outcomes.filter((o) => !o.write && !ok(o))).toEqual([]);
+      const refused = outcomes.filter((o) => o.write && !ok(o));
+      expect(refused.filter((o) => o.status !== 503 || o.retryAfter !== '1')).toEqual([]);
+      for (const o of refused) {
+        if (o.surface === 'session') expectSessionError(o.body, 'ServiceUnavailableError');
+        if (o.surface === 'memory') expectMemoryError(o.body, { error: /database connection was lost/ });
+        if (o.surface === 'routing') expectRoutingError(o.body, 503, /database connection was lost/);
+      }
+      // Every acknowledged write is there.
+      const acknowledged = (surface: string) => outcomes.filter((o) => o.surface === surface && o.write && ok(o)).length;
       const listed = (await (await fetch(`${keel.url}/session?${q}`)).json()) as unknown[];
-      expect(listed.length).toBeGreaterThanOrEqual(created);
+      expect(listed.length).toBeGreaterThanOrEqual(acknowledged('session'));
+      const middlewares = (await (await fetch(`${keel.url}/api/middlewares`)).json()) as { name: string }[];
+      expect(middlewares.filter((m) => m.name.startsWith('terminated-')).length).toBeGreaterThanOrEqual(acknowledged('routing'));
+      const documents = (await (await fetch(`${keel.url}/v3/documents/list`, json({ containerTags: ['terminated'], limit: 1 }))).json()) as { pagination: { totalItems: number } };
+      expect(documents.pagination.totalItems).toBeGreaterThanOrEqual(acknowledged('memory'));
     } catch (error) {
       const unavailable = keel.output().split('\n').filter((line) => /database unavailable|unhandled error|Unhandled/.test(line));
       throw new Error(`${String(error)}\n${unavailable.join('\n').slice(-4000)}`);
