@@ -131,6 +131,20 @@ describe('providers: catalog, env keys, config providers, stored credentials, mo
 
     const list = await client.provider.list();
     expectOperationResponse(list.data, '/provider', 'get');
+    // opencode 1.18 reads its own Provider keys here, beside the seed's models.dev shape.
+    expect(list.data?.all.find((p) => p.id === 'anthropic')).toMatchObject({
+      source: 'env',
+      options: {},
+      models: {
+        'claude-sonnet-4-5': {
+          providerID: 'anthropic',
+          api: { npm: '@ai-sdk/anthropic' },
+          capabilities: { toolcall: true },
+          cost: { input: 3, cache_read: 0.3, cache: { read: 0.3, write: 3.75 } },
+          tool_call: true,
+        },
+      },
+    });
     expect(list.data?.connected).toEqual(['anthropic']);
     expect(list.data?.all.map((p) => p.id)).toEqual(expect.arrayContaining(['anthropic', 'openai', 'google', 'openrouter', 'groq', 'mistral', 'deepseek', 'xai']));
     expect(list.data?.default.openai).toBe('gpt-5.1');

@@ -237,11 +237,10 @@ export class ProviderService {
     return { providers: states.map((s) => s.info), default: defaults(states.map((s) => s.catalog)) };
   }
 
-  /** `GET /provider`: every provider in models.dev shape, their default models, and which are connected. */
-  async providerList(instance: Instance): Promise<{ all: CatalogProvider[]; default: Record<string, string>; connected: string[] }> {
+  /** `GET /provider`: every provider in both clients' shapes, their default models, and which are connected. */
+  async providerList(instance: Instance): Promise<{ all: ListedProvider[]; default: Record<string, string>; connected: string[] }> {
     const { states } = await this.all(instance);
-    const all = states.map((s) => s.catalog);
-    return { all, default: defaults(all), connected: states.filter(isConnected).map((s) => s.info.id) };
+    return { all: states.map(listedProvider), default: defaults(states.map((s) => s.catalog)), connected: states.filter(isConnected).map((s) => s.info.id) };
   }
 
   async resolveModel(instance: Instance, providerID: string, modelID: string): Promise<ResolvedModel> {
@@ -326,6 +325,25 @@ export class ProviderService {
   private async connectedStates(instance: Instance): Promise<ProviderState[]> {
     return (await this.all(instance)).states.filter(isConnected);
   }
+}
+
+/**
+ * A provider of `GET /provider` as every client reads it: models.dev's shape, which the seed's
+ * `provider.list` declares, with opencode 1.18's `Provider` keys beside it (`source`, `options`, and
+ * each model's `providerID`, `api`, `capabilities`, `cost.cache`…). Where both name a key they agree,
+ * but for a model's status.
+ */
+type ListedModel = Omit<ModelInfo, 'status'> & CatalogModel;
+type ListedProvider = Omit<CatalogProvider & ProviderInfo, 'models'> & { models: Record<string, ListedModel> };
+
+function listedProvider({ catalog, info }: ProviderState): ListedProvider {
+  const models: Record<string, ListedModel> = {};
+  for (const [id, model] of Object.entries(info.models)) {
+    const listed = catalog.models[id];
+    // The seed's status has no `active`: a model without one (1.18's `active`) leaves it out.
+    models[id] = { ...listed, ...model, cost: { ...listed.cost, ...model.cost }, status: listed.status };
+  }
+  return { ...catalog, ...info, models };
 }
 
 function isConnected(state: ProviderState): boolean {
