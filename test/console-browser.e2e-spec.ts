@@ -51,6 +51,25 @@ describe('Console in a browser', () => {
         await page.waitForURL(keel.url + '/ui/routing/middlewares');
         await page.locator('[data-surface="Routing"]').waitFor();
       });
+      await step(page, 'command-palette-records', async () => {
+        // A middleware (the seeded Basic Auth) and a document are found by name and opened.
+        const added = await fetch(`${keel.url}/v3/documents`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ content: 'Belugas sing in the Arctic.', title: 'Palette whale notes' }),
+        });
+        const { id } = (await added.json()) as { id: string };
+        await page.reload();
+        await page.keyboard.press('Control+K');
+        await page.getByRole('textbox', { name: 'Go to or run' }).fill('basic auth');
+        await page.keyboard.press('Enter');
+        await page.waitForURL(/\/ui\/routing\/middlewares\/[0-9a-f]{16}$/);
+        await page.keyboard.press('Control+K');
+        await page.getByRole('textbox', { name: 'Go to or run' }).fill('palette whale');
+        await page.getByRole('listbox', { name: 'Results' }).getByText('Palette whale notes').waitFor();
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${keel.url}/ui/memory/documents/${id}`);
+      });
       expect(errors).toEqual([]);
       await page.close();
     });
