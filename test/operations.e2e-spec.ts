@@ -72,6 +72,13 @@ describe('keel --version and --help', () => {
     expect(help.code).toBe(0);
     for (const command of ['[serve]', 'migrate', 'doctor', 'backup', 'restore', 'move']) expect(help.stdout).toContain(`keel ${command}`);
     for (const setting of SETTINGS) expect([setting.env, help.stdout.includes(setting.env)]).toEqual([setting.env, true]);
+    for (const flag of ['--port', '--hostname', '--cors', '--log-level', '--print-logs', '--check', '--force', '--to']) expect([flag, help.stdout.includes(flag)]).toEqual([flag, true]);
+    for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY']) expect(help.stdout).toContain(key);
+    // The documentation it points to is where it says (the checkout is laid out as the package).
+    expect(help.stdout).not.toContain('https://github.com/');
+    const [, docsDir] = /Documentation, shipped in this package: \S+ and (\S+)\//.exec(help.stdout) ?? [];
+    expect(existsSync(join(docsDir, 'configuration.md'))).toBe(true);
+    expect(existsSync(join(docsDir, '..', 'README.md'))).toBe(true);
   });
 
   it('answers an unknown command or option with one line and exit code 2', async () => {
