@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -86,6 +88,36 @@ describe('keel --version and --help', () => {
     const unknownOption = await keel(['serve', '--portt', '1'], {});
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.stderr).toMatch(/^keel: .*--portt.*\n$/);
+  });
+});
+
+describe(`keel serve's flags (${engine})`, () => {
+  it('listens on --port and --hostname, over their variables, and answers CORS for a --cors origin only', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    // The variables say otherwise: the flags win.
+    const { env, cleanup } = await freshProcessEnv({ KEEL_PORT: '0', KEEL_HOST: 'localhost' });
+    const server = await spawnKeel(env, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--cors', 'http://app.example']);
+    try {
+      expect(server.url).toBe(`http://127.0.0.1:${port}`);
+      const preflight = (origin: string) =>
+        fetch(`http://127.0.0.1:${port}/session`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const allowed = await preflight('http://app.example');
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('http://app.example');
+      expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+      const foreign = await preflight('http://elsewhere.example');
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+      // And it serves requests there.
+      expect((await fetch(`http://127.0.0.1:${port}/session?directory=/tmp`)).status).toBe(200);
+    } finally {
+      await server.stop();
+      await cleanup();
+    }
   });
 });
 
