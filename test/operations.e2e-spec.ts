@@ -174,6 +174,30 @@ describe('keel doctor', () => {
   });
 });
 
+describe(`keel doctor on a database a newer Keel wrote (${engine})`, () => {
+  it('says the schema is newer and to upgrade Keel, naming both versions, not to check the database', async () => {
+    const { env, cleanup } = await freshProcessEnv();
+    try {
+      expect((await keel(['migrate'], env)).code).toBe(0);
+      await sql(env, `INSERT INTO migrations (timestamp, name) VALUES (9999999999999, 'FromTheFuture9999999999999')`);
+      const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+      const run = await keel(['doctor'], env);
+      expect(run.code).toBe(1);
+      const escaped = version.replace(/\./g, '\\.');
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^problem {2}database .* answers, but its schema is newer than this Keel \\(${escaped}\\): it has migration FromTheFuture9999999999999, this Keel knows migrations up to \\w+\\d+\n {9}fix: upgrade Keel to the release that wrote it \\(one that knows FromTheFuture9999999999999; this is ${escaped}, which knows up to \\w+\\d+\\)`,
+          'm',
+        ),
+      );
+      expect(run.stdout).not.toContain('DATABASE_URL');
+      expect(run.stdout).not.toContain('KEEL_DATA_DIR');
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe(`keel backup and restore (${engine})`, () => {
   let source: { env: Record<string, string>; cleanup: () => Promise<void> };
   let server: KeelProcess;
