@@ -399,4 +399,37 @@ onPostgres('keel move: SQLite to PostgreSQL', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('leaves the target empty when a move is killed half-way, and a second run completes', async () => {
+    const dataDir = tempDir('keel-move-killed-');
+    const sourceEnv = { KEEL_DATA_DIR: dataDir, KEEL_ALLOWED_DIRECTORIES: '/tmp', KEEL_PORT: '0', KEEL_LOG_LEVEL: 'warn' };
+    const target = await freshDatabase();
+    const targetName = new URL(target.url!).pathname.slice(1);
+    try {
+      await (await spawnKeel(sourceEnv)).stop();
+      // Enough rows that the move is still copying when it is killed.
+      const rows = Array.from({ length: 60_000 }, (_, i) => `('ses_bulk${String(i).padStart(12, '0')}', 'global', '/tmp', 'bulk ${i}', '0', ${i}, ${i})`);
+      for (let i = 0; i < rows.length; i += 5000) {
+        await sql(sourceEnv, `INSERT INTO session (id, project_id, directory, title, version, time_created, time_updated) VALUES ${rows.slice(i, i + 5000).join(', ')}`);
+      }
+      const child = spawn(process.execPath, [builtServerEntry(), 'move', '--to', target.url!], { env: { ...process.env, DATABASE_URL: '', ...sourceEnv }, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // Killed once PostgreSQL shows its inserts into the target.
+      for (let copying = false; !copying; await new Promise((r) => setTimeout(r, 10))) {
+        copying = (await sql({ DATABASE_URL: testDatabaseServer! }, `SELECT 1 FROM pg_stat_activity WHERE datname = '${targetName}' AND query LIKE 'INSERT INTO "session"%'`)).length > 0;
+        expect(child.exitCode).toBeNull();
+      }
+      child.kill('SIGKILL');
+      await exited;
+      // Its one transaction never committed: no table of Keel's, so no row, in the target.
+      expect(await sql({ DATABASE_URL: target.url! }, `SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')`)).toEqual([]);
+      const again = await keel(['move', '--to', target.url!], sourceEnv);
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(again.stdout).toMatch(/^ {2}session: 60000 rows, checksum ok$/m);
+      expect(await sql({ DATABASE_URL: target.url! }, `SELECT count(*) AS n FROM session WHERE id LIKE 'ses_bulk%'`)).toEqual([{ n: '60000' }]);
+    } finally {
+      await target.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
