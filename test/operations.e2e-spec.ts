@@ -343,7 +343,7 @@ describe(`keel backup and restore (${engine})`, () => {
     } finally {
       await target.drop();
     }
-  });
+  }, 180_000);
 });
 
 const onPostgres = testDatabaseServer ? describe : describe.skip;
