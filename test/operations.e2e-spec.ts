@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -72,6 +74,13 @@ describe('keel --version and --help', () => {
     expect(help.code).toBe(0);
     for (const command of ['[serve]', 'migrate', 'doctor', 'backup', 'restore', 'move']) expect(help.stdout).toContain(`keel ${command}`);
     for (const setting of SETTINGS) expect([setting.env, help.stdout.includes(setting.env)]).toEqual([setting.env, true]);
+    for (const flag of ['--port', '--hostname', '--cors', '--log-level', '--print-logs', '--check', '--force', '--to']) expect([flag, help.stdout.includes(flag)]).toEqual([flag, true]);
+    for (const key of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY']) expect(help.stdout).toContain(key);
+    // The documentation it points to is where it says (the checkout is laid out as the package).
+    expect(help.stdout).not.toContain('https://github.com/');
+    const [, docsDir] = /Documentation, shipped in this package: \S+ and (\S+)\//.exec(help.stdout) ?? [];
+    expect(existsSync(join(docsDir, 'configuration.md'))).toBe(true);
+    expect(existsSync(join(docsDir, '..', 'README.md'))).toBe(true);
   });
 
   it('answers an unknown command or option with one line and exit code 2', async () => {
@@ -79,6 +88,36 @@ describe('keel --version and --help', () => {
     const unknownOption = await keel(['serve', '--portt', '1'], {});
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.stderr).toMatch(/^keel: .*--portt.*\n$/);
+  });
+});
+
+describe(`keel serve's flags (${engine})`, () => {
+  it('listens on --port and --hostname, over their variables, and answers CORS for a --cors origin only', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    // The variables say otherwise: the flags win.
+    const { env, cleanup } = await freshProcessEnv({ KEEL_PORT: '0', KEEL_HOST: 'localhost' });
+    const server = await spawnKeel(env, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--cors', 'http://app.example']);
+    try {
+      expect(server.url).toBe(`http://127.0.0.1:${port}`);
+      const preflight = (origin: string) =>
+        fetch(`http://127.0.0.1:${port}/session`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const allowed = await preflight('http://app.example');
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('http://app.example');
+      expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+      const foreign = await preflight('http://elsewhere.example');
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+      // And it serves requests there.
+      expect((await fetch(`http://127.0.0.1:${port}/session?directory=/tmp`)).status).toBe(200);
+    } finally {
+      await server.stop();
+      await cleanup();
+    }
   });
 });
 
@@ -129,6 +168,30 @@ describe('keel doctor', () => {
       const refused = await keel(['doctor'], { ...env, KEEL_HOST: '0.0.0.0' });
       expect(refused.code).toBe(1);
       expect(refused.stdout).toMatch(/^problem {2}configuration: Refusing to listen on 0\.0\.0\.0: set KEEL_SERVER_PASSWORD and KEEL_API_KEYS/);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe(`keel doctor on a database a newer Keel wrote (${engine})`, () => {
+  it('says the schema is newer and to upgrade Keel, naming both versions, not to check the database', async () => {
+    const { env, cleanup } = await freshProcessEnv();
+    try {
+      expect((await keel(['migrate'], env)).code).toBe(0);
+      await sql(env, `INSERT INTO migrations (timestamp, name) VALUES (9999999999999, 'FromTheFuture9999999999999')`);
+      const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+      const run = await keel(['doctor'], env);
+      expect(run.code).toBe(1);
+      const escaped = version.replace(/\./g, '\\.');
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^problem {2}database .* answers, but its schema is newer than this Keel \\(${escaped}\\): it has migration FromTheFuture9999999999999, this Keel knows migrations up to \\w+\\d+\n {9}fix: upgrade Keel to the release that wrote it \\(one that knows FromTheFuture9999999999999; this is ${escaped}, which knows up to \\w+\\d+\\)`,
+          'm',
+        ),
+      );
+      expect(run.stdout).not.toContain('DATABASE_URL');
+      expect(run.stdout).not.toContain('KEEL_DATA_DIR');
     } finally {
       await cleanup();
     }
@@ -280,7 +343,7 @@ describe(`keel backup and restore (${engine})`, () => {
     } finally {
       await target.drop();
     }
-  });
+  }, 180_000);
 });
 
 const onPostgres = testDatabaseServer ? describe : describe.skip;
@@ -331,6 +394,39 @@ onPostgres('keel move: SQLite to PostgreSQL', () => {
       const again = await keel(['move', '--to', target.url!], sourceEnv);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/^keel: the database .* already holds \d+ table\(s\): keel move writes only into an empty database/);
+    } finally {
+      await target.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('leaves the target empty when a move is killed half-way, and a second run completes', async () => {
+    const dataDir = tempDir('keel-move-killed-');
+    const sourceEnv = { KEEL_DATA_DIR: dataDir, KEEL_ALLOWED_DIRECTORIES: '/tmp', KEEL_PORT: '0', KEEL_LOG_LEVEL: 'warn' };
+    const target = await freshDatabase();
+    const targetName = new URL(target.url!).pathname.slice(1);
+    try {
+      await (await spawnKeel(sourceEnv)).stop();
+      // Enough rows that the move is still copying when it is killed.
+      const rows = Array.from({ length: 60_000 }, (_, i) => `('ses_bulk${String(i).padStart(12, '0')}', 'global', '/tmp', 'bulk ${i}', '0', ${i}, ${i})`);
+      for (let i = 0; i < rows.length; i += 5000) {
+        await sql(sourceEnv, `INSERT INTO session (id, project_id, directory, title, version, time_created, time_updated) VALUES ${rows.slice(i, i + 5000).join(', ')}`);
+      }
+      const child = spawn(process.execPath, [builtServerEntry(), 'move', '--to', target.url!], { env: { ...process.env, DATABASE_URL: '', ...sourceEnv }, stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // Killed once PostgreSQL shows its inserts into the target.
+      for (let copying = false; !copying; await new Promise((r) => setTimeout(r, 10))) {
+        copying = (await sql({ DATABASE_URL: testDatabaseServer! }, `SELECT 1 FROM pg_stat_activity WHERE datname = '${targetName}' AND query LIKE 'INSERT INTO "session"%'`)).length > 0;
+        expect(child.exitCode).toBeNull();
+      }
+      child.kill('SIGKILL');
+      await exited;
+      // Its one transaction never committed: no table of Keel's, so no row, in the target.
+      expect(await sql({ DATABASE_URL: target.url! }, `SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')`)).toEqual([]);
+      const again = await keel(['move', '--to', target.url!], sourceEnv);
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(again.stdout).toMatch(/^ {2}session: 60000 rows, checksum ok$/m);
+      expect(await sql({ DATABASE_URL: target.url! }, `SELECT count(*) AS n FROM session WHERE id LIKE 'ses_bulk%'`)).toEqual([{ n: '60000' }]);
     } finally {
       await target.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -227,13 +227,20 @@ describe('organizations and API keys of the memory surface', () => {
     });
   });
 
-  describe('isolation: data of organization A is invisible to organization B on every /v3 and /v4 route', () => {
+  // On PostgreSQL, B's requests go to a second replica on the same database, so every route's isolation
+  // holds across processes (no state kept in one of them); SQLite is one process by design.
+  describe(`isolation: data of organization A is invisible to organization B on every /v3 and /v4 route${testDatabaseServer ? ', B on a second replica' : ''}`, () => {
     let keyA: string;
     let keyB: string;
     let orgA: string;
+    let replicaB: KeelProcess | undefined;
+    /** Where B's requests go: the second replica on PostgreSQL, the one server on SQLite. */
+    let baseB: string;
     const TAG = 'shared_tag';
     const a = (method: string, path: string, body?: unknown) => memory(base, keyA, method, path, body);
-    const b = (method: string, path: string, body?: unknown) => memory(base, keyB, method, path, body);
+    const b = (method: string, path: string, body?: unknown) => memory(baseB, keyB, method, path, body);
+    /** A's key on B's server: shows that server holds A's data before B is checked not to see it. */
+    const aOnB = (method: string, path: string, body?: unknown) => memory(baseB, keyA, method, path, body);
     /** Every memory route this test exercises, as `/doc` names them. */
     const covered = new Set<string>();
     const cover = (method: string, path: string) => covered.add(`${method.toLowerCase()} ${path}`);
@@ -241,6 +248,8 @@ describe('organizations and API keys of the memory surface', () => {
     let memoryA: Body;
 
     beforeAll(async () => {
+      if (testDatabaseServer) replicaB = await spawnKeel({ ...keel.env, KEEL_PORT: '0', KEEL_LOG_LEVEL: 'warn' });
+      baseB = replicaB?.url ?? base;
       orgA = await newOrg('Team A');
       keyA = (await newKey(orgA, 'a')).key;
       keyB = (await newKey(await newOrg('Team B'), 'b')).key;
@@ -257,6 +266,7 @@ describe('organizations and API keys of the memory surface', () => {
     });
 
     afterAll(async () => {
+      await replicaB?.stop();
       const ops = (await admin(base, 'GET', '/doc')).body as { paths: Record<string, Record<string, unknown>> };
       const memoryRoutes = Object.entries(ops.paths)
         .filter(([path]) => path.startsWith('/v3/') || path.startsWith('/v4/'))
@@ -281,7 +291,7 @@ describe('organizations and API keys of the memory surface', () => {
       form.append('file', new Blob(['Uploaded by B.'], { type: 'text/plain' }), 'b.txt');
       form.append('customId', 'same-id');
       form.append('containerTag', TAG);
-      const upload = await fetch(`${base}/v3/documents/file`, { method: 'POST', headers: { 'x-api-key': keyB }, body: form });
+      const upload = await fetch(`${baseB}/v3/documents/file`, { method: 'POST', headers: { 'x-api-key': keyB }, body: form });
       expect(upload.status).toBe(200);
       expect(((await upload.json()) as Body).id).toBe(mine.body.id);
 
@@ -304,6 +314,7 @@ describe('organizations and API keys of the memory surface', () => {
       expect((await b('GET', `/v3/documents/${doc.id}`)).status).toBe(404);
       expect((await b('GET', '/v3/documents/same-id')).body.id).not.toBe(doc.id);
       expect((await a('GET', `/v3/documents/${doc.id}`)).status).toBe(200);
+      expect((await aOnB('GET', `/v3/documents/${doc.id}`)).status).toBe(200);
 
       cover('get', '/v3/documents/{id}/chunks');
       expect((await b('GET', `/v3/documents/${doc.id}/chunks`)).status).toBe(404);
@@ -317,6 +328,7 @@ describe('organizations and API keys of the memory surface', () => {
       cover('get', '/v3/documents/processing');
       const held = await a('POST', '/v3/documents', { content: `${helpers.url}/held-page`, containerTag: TAG });
       await eventually(async () => (await a('GET', '/v3/documents/processing')).body, (p) => p.documents.some((d: Body) => d.id === held.body.id), 'A processing');
+      expect((await aOnB('GET', '/v3/documents/processing')).body.documents.map((d: Body) => d.id)).toContain(held.body.id);
       expect((await b('GET', '/v3/documents/processing')).body.documents.map((d: Body) => d.id)).not.toContain(held.body.id);
       helpers.release();
       await eventually(async () => (await a('GET', `/v3/documents/${held.body.id}`)).body.status, (s) => s === 'done' || s === 'failed', 'held document');
@@ -350,6 +362,8 @@ describe('organizations and API keys of the memory surface', () => {
       const car = await a('POST', '/v3/documents', { content: 'My car is crimson and fast.', containerTag: 'lot' });
       const byMeaning = { q: 'automobile', containerTag: 'lot', searchMode: 'documents', threshold: 0.2 };
       await eventually(async () => (await a('POST', '/v4/search', byMeaning)).body.results.map((r: Body) => r.documents[0].id), (ids) => ids.includes(car.body.id), 'A vector hit');
+      // B's server's own vector index holds A's vector too (replicas catch up with each other's writes).
+      await eventually(async () => (await aOnB('POST', '/v4/search', byMeaning)).body.results.map((r: Body) => r.documents[0].id), (ids) => ids.includes(car.body.id), 'A vector hit on B\'s server');
       expect((await b('POST', '/v4/search', byMeaning)).body.results).toEqual([]);
       expect((await b('POST', '/v4/search', { ...byMeaning, containerTag: undefined })).body.results).toEqual([]);
       expect((await b('POST', '/v3/search', { q: 'automobile' })).body.results).toEqual([]);
@@ -367,6 +381,7 @@ describe('organizations and API keys of the memory surface', () => {
     it('memories and profiles: list, profile, update, forget and restore see nothing of A; create writes to B', async () => {
       cover('post', '/v4/memories/list');
       expect((await a('POST', '/v4/memories/list', { containerTags: [TAG] })).body.memoryEntries.map((m: Body) => m.id)).toContain(memoryA.id);
+      expect((await aOnB('POST', '/v4/memories/list', { containerTags: [TAG] })).body.memoryEntries.map((m: Body) => m.id)).toContain(memoryA.id);
       expect((await b('POST', '/v4/memories/list', { containerTags: [TAG] })).body.memoryEntries).toEqual([]);
       expect((await a('POST', '/v4/memories/list', { containerTags: [TAG] })).body.memoryEntries[0].orgId).toBe(orgA);
 
@@ -405,6 +420,7 @@ describe('organizations and API keys of the memory surface', () => {
       expect((await a('POST', '/v3/documents', { content: 'A note only A tags so.', containerTag: 'only-a-tag' })).status).toBe(200);
       const tagsOf = async (call: typeof a) => ((await call('GET', '/v3/container-tags')).body.containerTags as Body[]).map((t) => t.containerTag);
       expect(await tagsOf(a)).toContain('only-a-tag');
+      expect(await tagsOf(aOnB)).toContain('only-a-tag');
       expect(await tagsOf(b)).not.toContain('only-a-tag');
     });
 
@@ -414,7 +430,8 @@ describe('organizations and API keys of the memory surface', () => {
       cover('get', '/v3/settings');
       expect((await b('GET', '/v3/settings')).body).toMatchObject({ chunkSize: null, filterPrompt: null });
       expect((await a('GET', '/v3/settings')).body).toMatchObject({ chunkSize: 512, filterPrompt: 'only A' });
-      expect((await memory(base, ENV_KEY, 'GET', '/v3/settings')).body).toMatchObject({ chunkSize: null });
+      expect((await memory(baseB, ENV_KEY, 'GET', '/v3/settings')).body).toMatchObject({ chunkSize: null });
+      expect((await aOnB('GET', '/v3/settings')).body).toMatchObject({ chunkSize: 512, filterPrompt: 'only A' });
       await b('PATCH', '/v3/settings', { chunkSize: 900 });
       expect((await a('GET', '/v3/settings')).body.chunkSize).toBe(512);
     });
@@ -423,6 +440,7 @@ describe('organizations and API keys of the memory surface', () => {
       cover('get', '/v3/webhooks/deliveries');
       const mine = await eventually(async () => (await a('GET', `/v3/webhooks/deliveries?documentId=${doc.id}`)).body, (o) => o.total > 0, 'A deliveries');
       expect(mine.deliveries.every((d: Body) => d.documentId === doc.id)).toBe(true);
+      expect((await aOnB('GET', `/v3/webhooks/deliveries?documentId=${doc.id}`)).body.total).toBeGreaterThan(0);
       expect((await b('GET', `/v3/webhooks/deliveries?documentId=${doc.id}`)).body.total).toBe(0);
       const allB = (await b('GET', '/v3/webhooks/deliveries')).body.deliveries as Body[];
       expect(allB.map((d) => d.documentId)).not.toContain(doc.id);

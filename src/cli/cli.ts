@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTING_GROUPS } from '../common/setting-catalog';
 import { loadSettings } from '../common/settings';
@@ -9,8 +10,12 @@ import { serve } from './serve';
 
 
 const COMMANDS = `Usage:
-  keel [serve] [--port <n>] [--hostname <host>] [--cors <origin>]...
+  keel [serve] [--port <n>] [--hostname <host>] [--cors <origin>]... [--log-level <level>] [--print-logs]
                                   start the server (the default command)
+                                  --port, --hostname, --cors, --log-level: as KEEL_PORT, KEEL_HOST,
+                                  KEEL_CORS (added to it), KEEL_LOG_LEVEL below
+                                  --print-logs: accepted as opencode serve takes it; Keel always
+                                  writes its logs (JSON lines) to stdout
   keel migrate [--check]          apply pending database migrations and exit
                                   (--check: apply nothing, exit 1 when some are pending)
   keel doctor                     check the installation and configuration, one line each
@@ -20,7 +25,10 @@ const COMMANDS = `Usage:
   keel --version                  print the version
   keel --help                     print this help`;
 
-/** `keel --help`: the commands, then every setting with its flag, default and meaning. */
+/**
+ * `keel --help`: the commands, then every setting with its flag, default and meaning, then where the
+ * documentation is (the package root is two folders up from src/cli, dist/cli and dist/bundle alike).
+ */
 export function helpText(): string {
   const lines = [`keel ${version}: opencode-compatible session server, supermemory-compatible memory API and Traefik middleware manager`, '', COMMANDS, '', 'Settings (environment variables; a flag overrides its variable):'];
   for (const group of SETTING_GROUPS) {
@@ -30,7 +38,14 @@ export function helpText(): string {
       lines.push(`    ${names}  [default: ${s.default}]`, `        ${s.description}`);
     }
   }
-  lines.push('', 'Documentation: docs/ in the package, or https://github.com/ (see README.md).');
+  const root = join(__dirname, '..', '..');
+  lines.push(
+    '',
+    `Documentation, shipped in this package: ${join(root, 'README.md')} and ${join(root, 'docs')}/`,
+    '  (configuration.md: every setting; operations.md: install, upgrade, backup and restore, move to PostgreSQL;',
+    '  deploying.md, security.md, organizations.md, sessions.md, memory.md, routing.md, console.md).',
+    'The running server describes its API at /doc (OpenAPI JSON) and /docs (a browsable page).',
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -3,7 +3,8 @@ import { delimiter, join } from 'node:path';
 import { consoleDirectory } from '../common/console-static';
 import { isLoopback, loadSettings } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
-import { buildDataSourceOptions, openDataSource, schemaState } from '../database/data-source-options';
+import { KEEL_VERSION } from '../common/version';
+import { buildDataSourceOptions, openDataSource, schemaState, SchemaNewerError } from '../database/data-source-options';
 
 export interface Finding {
   ok: boolean;
@@ -61,6 +62,14 @@ async function database(settings: KeelSettings): Promise<Finding> {
       await dataSource.destroy();
     }
   } catch (error) {
+    // The database is fine, the code is old: pointing at DATABASE_URL would send the operator the wrong way.
+    if (error instanceof SchemaNewerError) {
+      const { unknown, latest } = error.state;
+      return problem(
+        `database ${where} answers, but its schema is newer than this Keel (${KEEL_VERSION}): it has migration ${unknown.at(-1)}, this Keel knows migrations up to ${latest}`,
+        `upgrade Keel to the release that wrote it (one that knows ${unknown.at(-1)}; this is ${KEEL_VERSION}, which knows up to ${latest}), or restore into an empty database a backup this version made`,
+      );
+    }
     const message = error instanceof Error ? error.message : String(error);
     return problem(`database ${where}: ${message}`, settings.databaseUrl ? 'check DATABASE_URL and that PostgreSQL is running and reachable' : 'check KEEL_DATA_DIR');
   }

@@ -30,7 +30,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { env: 'XDG_DATA_HOME', default: '~/.local/share', description: 'Base of the default data directory.' },
       { env: 'DATABASE_URL', default: 'unset', description: 'postgres://… to use PostgreSQL instead of the embedded SQLite file.' },
       { env: 'KEEL_DATABASE_SCHEMA', default: 'unset', description: 'PostgreSQL schema to use (search_path) instead of public.' },
-      { env: 'KEEL_LOG_LEVEL', default: 'info', description: 'trace, debug, info, warn, error, fatal or silent. JSON lines with request ids; info logs each request as it ends, debug also its arrival and headers (credentials redacted).' },
+      { env: 'KEEL_LOG_LEVEL', flag: '--log-level', default: 'info', description: 'trace, debug, info, warn, error, fatal or silent. JSON lines with request ids; info logs each request as it ends, debug also its arrival and headers (credentials redacted).' },
       { env: 'KEEL_HEARTBEAT_MS', default: '10000', description: 'Period of server.heartbeat frames on the event streams.' },
       { env: 'KEEL_SSE_MAX_BUFFER', default: '8388608', description: 'Bytes an event-stream client may lag behind before it is disconnected.' },
       { env: 'KEEL_SHUTDOWN_GRACE_MS', default: '10000', description: 'At shutdown, how long in-flight requests may finish before their connections are closed.' },
@@ -73,6 +73,21 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { env: 'HOME', default: 'the user\'s home', description: 'Where ~ in config paths and the default allowed directory point.' },
       { env: 'PATH', default: 'the user\'s', description: 'Where terminals, the bash tool and keel doctor find programs (git, bash).' },
       { env: 'SHELL', default: '/bin/sh (terminals), bash (the bash tool)', description: 'The shell terminals start, and the bash tool uses when it is bash.' },
+    ],
+  },
+  {
+    // Read by name from the shipped provider catalogue (src/providers/catalog.json, a provider's `env`), at each
+    // use; test/documentation.e2e-spec.ts fails when the catalogue names a variable this list does not.
+    title: 'Model providers',
+    settings: [
+      { env: 'ANTHROPIC_API_KEY', default: 'unset', description: 'Anthropic API key: connects the anthropic provider of the assistant\'s models.' },
+      { env: 'OPENAI_API_KEY', default: 'unset', description: 'OpenAI API key: connects the openai provider of the assistant\'s models.' },
+      { env: 'GOOGLE_GENERATIVE_AI_API_KEY', aliases: ['GEMINI_API_KEY'], default: 'unset', description: 'Google (Gemini) API key: connects the google provider of the assistant\'s models.' },
+      { env: 'OPENROUTER_API_KEY', default: 'unset', description: 'OpenRouter API key: connects the openrouter provider of the assistant\'s models.' },
+      { env: 'GROQ_API_KEY', default: 'unset', description: 'Groq API key: connects the groq provider of the assistant\'s models.' },
+      { env: 'MISTRAL_API_KEY', default: 'unset', description: 'Mistral API key: connects the mistral provider of the assistant\'s models.' },
+      { env: 'DEEPSEEK_API_KEY', default: 'unset', description: 'DeepSeek API key: connects the deepseek provider of the assistant\'s models.' },
+      { env: 'XAI_API_KEY', default: 'unset', description: 'xAI API key: connects the xai provider of the assistant\'s models.' },
     ],
   },
   {

@@ -109,10 +109,10 @@ export function builtServerEntry(): string {
   return existsSync(bundle) ? bundle : join(dist, 'main.js');
 }
 
-/** Start the built server as a real process; resolves on its listening line. */
-export function spawnKeel(env: Record<string, string>): Promise<KeelProcess> {
+/** Start the built server as a real process (`args`: its command line); resolves on its listening line. */
+export function spawnKeel(env: Record<string, string>, args: string[] = []): Promise<KeelProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtServerEntry()], {
+    const child = spawn(process.execPath, [builtServerEntry(), ...args], {
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
