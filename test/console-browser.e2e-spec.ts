@@ -60,10 +60,13 @@ describe('Console in a browser', () => {
         });
         const { id } = (await added.json()) as { id: string };
         await page.reload();
+        await page.getByRole('heading', { name: 'Middlewares' }).waitFor();
         await page.keyboard.press('Control+K');
         await page.getByRole('textbox', { name: 'Go to or run' }).fill('basic auth');
         await page.keyboard.press('Enter');
-        await page.waitForURL(/\/ui\/routing\/middlewares\/[0-9a-f]{16}$/);
+        await page.waitForURL(`${keel.url}/ui/routing/middlewares/basic-auth`);
+        await page.getByRole('heading', { name: 'Edit middleware' }).waitFor();
+        expect(await page.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Basic Auth');
         await page.keyboard.press('Control+K');
         await page.getByRole('textbox', { name: 'Go to or run' }).fill('palette whale');
         await page.getByRole('listbox', { name: 'Results' }).getByText('Palette whale notes').waitFor();
