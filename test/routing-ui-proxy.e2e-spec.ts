@@ -1,8 +1,7 @@
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, step } from './support/browser';
+import { launchChromium, step } from './support/browser';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 import { DEPLOY_NGINX, Nginx, startNginx } from './support/nginx';
 
@@ -62,20 +61,7 @@ describe("middleware-manager's web UI in front of Keel through a same-origin ngi
       return `  include ${prefix}/site.conf;`;
     });
     // Both names lead to this machine, as DNS would lead them to the proxy.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--host-resolver-rules=MAP ${UI_NAME} 127.0.0.1, MAP ${EVIL_NAME} 127.0.0.1`,
-      ],
-    });
+    browser = await launchChromium([`--host-resolver-rules=MAP ${UI_NAME} 127.0.0.1, MAP ${EVIL_NAME} 127.0.0.1`]);
   });
 
   afterAll(async () => {

@@ -6,7 +6,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM = process.env.KEEL_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(__dirname, '..', '..', '.data', 'screenshots');
 
-export function launchChromium(): Promise<Browser> {
+/** Debian's Chromium, headless; `extraArgs` add flags (e.g. `--host-resolver-rules`). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -18,6 +19,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
