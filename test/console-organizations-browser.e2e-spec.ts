@@ -110,6 +110,29 @@ describe('Console: API keys page in a browser', () => {
     });
     await shoot(page, 'api-keys-list');
 
+    await step(page, 'keys-phone', async () => {
+      // At 390 px each key is a card whose Revoke is whole: inside the screen and inside its organization's card.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const org = page.getByRole('region', { name: 'Organization Team Console' });
+      await org.getByRole('list', { name: 'Keys of Team Console' }).getByRole('listitem', { name: 'console test' }).waitFor();
+      expect(await org.getByRole('table').count()).toBe(0);
+      const revoke = org.getByRole('button', { name: 'Revoke' });
+      await revoke.scrollIntoViewIfNeeded();
+      const button = await revoke.boundingBox();
+      const card = await org.boundingBox();
+      if (!button || !card) throw new Error('no Revoke button or no organization card on screen');
+      expect(button.x).toBeGreaterThanOrEqual(0);
+      expect(button.x + button.width).toBeLessThanOrEqual(390);
+      expect(button.x).toBeGreaterThanOrEqual(card.x);
+      expect(button.x + button.width).toBeLessThanOrEqual(card.x + card.width);
+      expect(button.y).toBeGreaterThanOrEqual(card.y);
+      expect(button.y + button.height).toBeLessThanOrEqual(card.y + card.height);
+
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1440, height: 900 });
+    });
+
     await step(page, 'keys-revoke', async () => {
       const org = page.getByRole('region', { name: 'Organization Team Console' });
       await org.getByRole('button', { name: 'Revoke' }).click();

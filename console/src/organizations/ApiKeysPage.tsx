@@ -151,13 +151,13 @@ function OrganizationCard({ org }: { org: Organization }) {
           </Text>
         )}
         {keys.data && keys.data.length > 0 && (
-          <Table.ScrollContainer minWidth={340}>
-            <Table aria-label={`Keys of ${org.name}`}>
+          <>
+            <Table aria-label={`Keys of ${org.name}`} visibleFrom="sm">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Key</Table.Th>
-                  <Table.Th visibleFrom="sm">Created</Table.Th>
+                  <Table.Th>Created</Table.Th>
                   <Table.Th>Last used</Table.Th>
                   <Table.Th />
                 </Table.Tr>
@@ -169,7 +169,7 @@ function OrganizationCard({ org }: { org: Organization }) {
                     <Table.Td>
                       <Code style={{ whiteSpace: 'nowrap' }}>{key.prefix}…</Code>
                     </Table.Td>
-                    <Table.Td visibleFrom="sm">{when(key.createdAt)}</Table.Td>
+                    <Table.Td>{when(key.createdAt)}</Table.Td>
                     <Table.Td>{when(key.lastUsedAt)}</Table.Td>
                     <Table.Td>
                       <Button variant="light" color="red" size="xs" onClick={() => setRevoking(key)}>
@@ -180,7 +180,28 @@ function OrganizationCard({ org }: { org: Organization }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+            {/* On a phone a five-column table pushes Revoke past the card's edge: one card per key instead. */}
+            <Stack gap="xs" hiddenFrom="sm" role="list" aria-label={`Keys of ${org.name}`}>
+              {keys.data.map((key) => (
+                <Paper key={key.id} withBorder p="sm" role="listitem" aria-label={key.name}>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <Stack gap={4} miw={0}>
+                      <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                        {key.name}
+                      </Text>
+                      <Code style={{ whiteSpace: 'nowrap' }}>{key.prefix}…</Code>
+                      <Text size="xs" c="dimmed">
+                        Created {when(key.createdAt)} · last used {when(key.lastUsedAt)}
+                      </Text>
+                    </Stack>
+                    <Button variant="light" color="red" size="xs" onClick={() => setRevoking(key)} style={{ flexShrink: 0 }}>
+                      Revoke
+                    </Button>
+                  </Group>
+                </Paper>
+              ))}
+            </Stack>
+          </>
         )}
 
         <form
