@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -89,6 +89,11 @@ function OrganizationCard({ org }: { org: Organization }) {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [deleting, setDeleting] = useState(false);
   const navigate = useNavigate();
+  // The new key is what must be read now: brought to the middle of the screen, clear of the notification.
+  const createdBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (created) createdBox.current?.scrollIntoView({ block: 'center' });
+  }, [created]);
   /** The Memory pages then act with this key: they show this organization's documents and memories. */
   const browseWith = (key: string) => {
     switchMemoryApiKey(client, key);
@@ -122,7 +127,7 @@ function OrganizationCard({ org }: { org: Organization }) {
         </Group>
 
         {created && (
-          <Alert color="green" withCloseButton closeButtonLabel="Dismiss the new key" onClose={() => setCreated(null)}>
+          <Alert ref={createdBox} color="green" withCloseButton closeButtonLabel="Dismiss the new key" onClose={() => setCreated(null)}>
             <Text size="sm" fw={600} mb="xs">
               New key “{created.name}”: copy it now, it is not shown again.
             </Text>
