@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { MessageService } from '../src/messages/message.service';
 import { ResourceWatcher } from '../src/routing/resources/resource-watcher.service';
 import { controlsInView, keepFullScreenshot, launchChromium, step, type ClippedControl } from './support/browser';
@@ -117,10 +117,17 @@ describe('Console at 390 px: every control in view on every page', () => {
       ['routing-plugins', '/ui/routing/plugins'],
       ['not-found', '/ui/no-such-page'],
     ];
+    // What a page opens on a tap, checked too: the navigation drawer, the project picker, the add panel, the palette.
+    const opened: [string, string, (page: Page) => Promise<void>][] = [
+      ['navigation', '/ui/', (page) => page.getByRole('button', { name: 'Toggle navigation' }).click()],
+      ['open-project', `/ui/sessions?${q}`, (page) => page.getByRole('button', { name: 'Open project…' }).click()],
+      ['add-documents', '/ui/memory/documents', (page) => page.getByRole('button', { name: 'Add documents' }).click()],
+      ['palette', '/ui/routing', (page) => page.keyboard.press('Control+k')],
+    ];
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const clipped: (ClippedControl & { page: string })[] = [];
     const allowed: string[] = [];
-    for (const [name, path] of pages) {
+    for (const [name, path, open] of [...pages, ...opened]) {
       const page = await context.newPage();
       await step(page, `narrow-${name}`, async () => {
         await page.goto(keel.url + path);
@@ -128,6 +135,10 @@ describe('Console at 390 px: every control in view on every page', () => {
         // Settled: no loader left, then a moment for late answers (the event stream keeps the network busy).
         await page.waitForFunction(() => !document.querySelector('[aria-label="Loading"], [aria-label^="Loading "]'), null, { timeout: 15_000 });
         await page.waitForTimeout(500);
+        if (open) {
+          await open(page);
+          await page.waitForTimeout(500);
+        }
         for (const found of await controlsInView(page)) {
           const allow = DELIBERATELY_SCROLLED.find((a) => a.page === name && a.control.test(found.control));
           if (allow) allowed.push(`${name}: ${found.control} (${allow.reason})`);
