@@ -123,6 +123,16 @@ describe('Console at 390 px: every control in view on every page', () => {
       ['open-project', `/ui/sessions?${q}`, (page) => page.getByRole('button', { name: 'Open project…' }).click()],
       ['add-documents', '/ui/memory/documents', (page) => page.getByRole('button', { name: 'Add documents' }).click()],
       ['palette', '/ui/routing', (page) => page.keyboard.press('Control+k')],
+      [
+        'search-results',
+        '/ui/memory/search',
+        async (page) => {
+          await page.getByRole('textbox', { name: 'Query' }).fill('deployments');
+          await page.getByRole('button', { name: 'Search both' }).click();
+          await page.getByTestId('v3-result').first().waitFor();
+          await page.getByText('Copy curl command').first().waitFor();
+        },
+      ],
     ];
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
     const clipped: (ClippedControl & { page: string })[] = [];
