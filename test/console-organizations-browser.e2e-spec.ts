@@ -110,6 +110,51 @@ describe('Console: API keys page in a browser', () => {
     });
     await shoot(page, 'api-keys-list');
 
+    await step(page, 'keys-phone', async () => {
+      // At 390 px each key is a card whose Revoke is whole: inside the screen and inside its organization's card.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const org = page.getByRole('region', { name: 'Organization Team Console' });
+      await org.getByRole('list', { name: 'Keys of Team Console' }).getByRole('listitem', { name: 'console test' }).waitFor();
+      expect(await org.getByRole('table').count()).toBe(0);
+      const revoke = org.getByRole('button', { name: 'Revoke' });
+      await revoke.scrollIntoViewIfNeeded();
+      const button = await revoke.boundingBox();
+      const card = await org.boundingBox();
+      if (!button || !card) throw new Error('no Revoke button or no organization card on screen');
+      expect(button.x).toBeGreaterThanOrEqual(0);
+      expect(button.x + button.width).toBeLessThanOrEqual(390);
+      expect(button.x).toBeGreaterThanOrEqual(card.x);
+      expect(button.x + button.width).toBeLessThanOrEqual(card.x + card.width);
+      expect(button.y).toBeGreaterThanOrEqual(card.y);
+      expect(button.y + button.height).toBeLessThanOrEqual(card.y + card.height);
+
+      // A key created on a phone: the notification comes at the top and leaves the new key's box readable.
+      await org.getByRole('textbox', { name: 'New key' }).fill('phone key');
+      await org.getByRole('button', { name: 'Create key' }).click();
+      const note = page.locator('.mantine-Notification-root').filter({ hasText: 'Key “phone key” created' });
+      await note.waitFor();
+      const created = org.getByTestId('created-key');
+      await created.waitFor();
+      await page.waitForTimeout(400); // the notification's entrance and the scroll to the key
+      const noteBox = await note.boundingBox();
+      const keyBox = await created.boundingBox();
+      if (!noteBox || !keyBox) throw new Error('no notification or no new key on screen');
+      expect(keyBox.y).toBeGreaterThanOrEqual(0);
+      expect(keyBox.y + keyBox.height).toBeLessThanOrEqual(844);
+      const overlaps = noteBox.y < keyBox.y + keyBox.height && keyBox.y < noteBox.y + noteBox.height;
+      expect({ notification: noteBox, key: keyBox, overlaps }).toEqual({ notification: noteBox, key: keyBox, overlaps: false });
+      await page.screenshot({ path: join(process.env.KEEL_CONSOLE_SHOTS ?? SCREENSHOTS, 'api-keys-created-phone-390-dark.png') });
+      // Revoke the phone key again, so the page is as the next step expects.
+      await org.getByRole('listitem', { name: 'phone key' }).getByRole('button', { name: 'Revoke' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke “phone key”?' });
+      await dialog.getByRole('button', { name: 'Revoke key' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Dismiss the new key' }).click();
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1440, height: 900 });
+    });
+
     await step(page, 'keys-revoke', async () => {
       const org = page.getByRole('region', { name: 'Organization Team Console' });
       await org.getByRole('button', { name: 'Revoke' }).click();

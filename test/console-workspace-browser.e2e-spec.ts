@@ -216,6 +216,12 @@ describe('Projects, the session dock and files in a browser', () => {
         element.scrollIntoView({ block: 'start' });
         window.scrollBy(0, -120);
       });
+      // The disclosure arrow (the drawn chevron) is centred on the tool name's line, not a few pixels above it.
+      const arrow = await summary.locator('.keel-summary-arrow svg').boundingBox();
+      const name = await summary.getByText('bash', { exact: true }).boundingBox();
+      if (!arrow || !name) throw new Error('the tool row has no arrow or no tool name on screen');
+      expect(Math.abs(arrow.y + arrow.height / 2 - (name.y + name.height / 2))).toBeLessThanOrEqual(1);
+      await page.locator('[data-part="tool"]').first().screenshot({ path: `${SHOTS}/tool-row-1440-light.png` });
       await summary.click();
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
       await inView('permission');

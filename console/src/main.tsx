@@ -9,6 +9,7 @@ import {
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
@@ -54,6 +55,15 @@ const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
 });
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'keel.color-scheme' });
 
+/**
+ * Bottom right on a wide screen. On a phone that corner is the content just acted on (the new key's box,
+ * the pinned prompt box), so they come at the top, over the header, instead.
+ */
+function PlacedNotifications() {
+  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
+  return <Notifications position={narrow ? 'top-center' : 'bottom-right'} />;
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider
@@ -62,7 +72,7 @@ createRoot(document.getElementById('root')!).render(
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={cssVariablesResolver}
     >
-      <Notifications />
+      <PlacedNotifications />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter basename="/ui">
           <App />

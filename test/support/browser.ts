@@ -98,3 +98,70 @@ export async function atBothWidths(browser: Browser, url: string, name: string, 
     await context.close();
   }
 }
+
+/** A control drawn past the screen's right edge, or cut by an ancestor that hides or scrolls its overflow. */
+export interface ClippedControl {
+  /** What a person reads on it (its label, text or placeholder). */
+  control: string;
+  /** Where it is cut: `past the right edge`, or the clipping ancestor (`hidden`/`clip`, or `scrolls`: a wider box scrolled sideways). */
+  reason: string;
+  /** The clipping ancestor's tag and class, to find it in the page. */
+  container?: string;
+}
+
+/**
+ * Every visible button (and link drawn as one), input, select and textarea that does not fit on the screen:
+ * its box reaches past the viewport's right edge, or an ancestor with horizontal overflow other than
+ * `visible` cuts it. A control inside a box that scrolls sideways (a table wider than the screen) counts
+ * too, even when it happens to be in view: its row's other controls are not.
+ */
+export function controlsInView(page: Page): Promise<ClippedControl[]> {
+  return page.evaluate(() => {
+    const selector = [
+      'button',
+      '[role="button"]',
+      'a.mantine-Button-root',
+      'a.mantine-ActionIcon-root',
+      'input:not([type="hidden"])',
+      'select',
+      'textarea',
+    ].join(',');
+    const name = (element: Element): string => {
+      const input = element as HTMLInputElement;
+      return (
+        element.getAttribute('aria-label') ??
+        (element.textContent?.trim() || input.placeholder || (input.labels?.[0]?.textContent?.trim() ?? '') || element.tagName.toLowerCase())
+      ).slice(0, 60);
+    };
+    const describe = (element: Element) =>
+      `${element.tagName.toLowerCase()}${typeof element.className === 'string' && element.className ? '.' + element.className.trim().split(/\s+/).slice(0, 2).join('.') : ''}`;
+    const width = document.documentElement.clientWidth;
+    const found: { control: string; reason: string; container?: string }[] = [];
+    for (const element of Array.from(document.querySelectorAll(selector))) {
+      // Drawn and seen: not display:none, not invisible, not transparent (xterm's helper textarea, a
+      // visually hidden native input under Mantine's own box), and not nested in another control.
+      if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width < 2 || box.height < 2) continue;
+      if (element.parentElement?.closest(selector)) continue;
+      if (box.right > width + 0.5) {
+        found.push({ control: name(element), reason: `past the right edge (${Math.round(box.right)} > ${width})` });
+        continue;
+      }
+      for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+        const overflow = getComputedStyle(parent).overflowX;
+        if (overflow === 'visible') continue;
+        const scrolls = (overflow === 'auto' || overflow === 'scroll') && parent.scrollWidth > parent.clientWidth + 1;
+        const outer = parent.getBoundingClientRect();
+        const left = outer.left + parent.clientLeft;
+        const right = left + parent.clientWidth;
+        const cut = box.left < left - 0.5 || box.right > right + 0.5;
+        if (scrolls || cut) {
+          found.push({ control: name(element), reason: scrolls ? 'scrolls' : overflow, container: describe(parent) });
+          break;
+        }
+      }
+    }
+    return found;
+  });
+}

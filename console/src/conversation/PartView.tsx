@@ -31,8 +31,11 @@ function Details({ summary, children, open }: { summary: ReactNode; children: Re
       {/* The arrow is ours, beside the summary in a row: the browser's marker is an inline box of its
           own, left alone on a line when the summary after it wraps (390 px). */}
       <summary className="keel-summary">
+        {/* Drawn, not a text glyph: ▸ sits above the middle of its line box, so it read higher than the name. */}
         <span className="keel-summary-arrow" aria-hidden>
-          ▸
+          <svg viewBox="0 0 16 16" width="12" height="12">
+            <path d="M6 3.5 10.5 8 6 12.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
         </span>
         <span className="keel-summary-text">{summary}</span>
       </summary>
@@ -62,7 +65,7 @@ function ToolView({ part }: { part: ToolPart }) {
       <Details
         open={state.status === 'running' || state.status === 'error'}
         summary={
-          <Group gap="xs" wrap="wrap" component="span" style={{ display: 'inline-flex' }}>
+          <Group gap="xs" wrap="wrap" component="span">
             <Text span fw={600} ff="monospace" size="sm">
               {part.tool}
             </Text>

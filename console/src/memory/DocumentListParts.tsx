@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import {
   Anchor,
+  Box,
   Button,
   Group,
   MultiSelect,
@@ -126,6 +127,19 @@ export const FilterBar = memo(function FilterBar({
   );
 });
 
+function DocumentStatus({ document: d }: { document: DocumentSummary }) {
+  return (
+    <>
+      <StatusBadge status={d.status} />
+      {d.status === 'failed' && d.error && (
+        <Text size="xs" c="red.8" maw={240} style={{ overflowWrap: 'anywhere' }}>
+          {d.error}
+        </Text>
+      )}
+    </>
+  );
+}
+
 /**
  * One document of the list. Mantine's components cost about 0.1 ms each to render, so a row keeps to
  * the table's own cells and a few: 25 rows of them were a quarter of the page's first render.
@@ -135,11 +149,14 @@ export const DocumentRow = memo(function DocumentRow({
   selected,
   onToggle,
   onDelete,
+  narrow,
 }: {
   document: DocumentSummary;
   selected: boolean;
   onToggle: (id: string) => void;
   onDelete: (id: string) => void;
+  /** Below sm: the status goes under the title rather than in a column of its own (one badge either way). */
+  narrow: boolean;
 }) {
   return (
     <Table.Tr data-document-id={d.id}>
@@ -147,24 +164,27 @@ export const DocumentRow = memo(function DocumentRow({
         <RowCheckbox label={`Select ${d.title ?? d.id}`} checked={selected} onChange={() => onToggle(d.id)} />
       </Table.Td>
       <Table.Td maw={320}>
-        <Anchor component={Link} to={`/memory/documents/${d.id}`} size="sm" lineClamp={1}>
+        {/* A title with no space (an address) breaks anywhere: its width no longer sets the table's. */}
+        <Anchor component={Link} to={`/memory/documents/${d.id}`} size="sm" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
           {d.title || d.url || d.customId || d.id}
         </Anchor>
-        {/* On a narrow screen the columns below are one line under the title. */}
+        {/* On a narrow screen the columns below, status included, are under the title: Delete stays on the screen. */}
         <Text size="xs" c="dimmed" hiddenFrom="sm">
           {[d.type, d.containerTags.join(', '), dateTime.format(new Date(d.createdAt))]
             .filter(Boolean)
             .join(' · ')}
         </Text>
-      </Table.Td>
-      <Table.Td miw={110}>
-        <StatusBadge status={d.status} />
-        {d.status === 'failed' && d.error && (
-          <Text size="xs" c="red.8" maw={240}>
-            {d.error}
-          </Text>
+        {narrow && (
+          <Box mt={4}>
+            <DocumentStatus document={d} />
+          </Box>
         )}
       </Table.Td>
+      {!narrow && (
+        <Table.Td miw={110}>
+          <DocumentStatus document={d} />
+        </Table.Td>
+      )}
       <Table.Td visibleFrom="sm">{d.type}</Table.Td>
       <Table.Td visibleFrom="sm" style={oneLine}>
         {d.containerTags.join(', ')}

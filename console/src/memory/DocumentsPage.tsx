@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   Alert,
   Badge,
@@ -95,6 +96,7 @@ function listBody(filters: Filters, page: number, limit: number) {
 
 export default function DocumentsPage() {
   const queryClient = useQueryClient();
+  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false }) ?? false;
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(25);
@@ -206,7 +208,7 @@ export default function DocumentsPage() {
                   />
                 </Table.Th>
                 <Table.Th>Document</Table.Th>
-                <Table.Th>Status</Table.Th>
+                {!narrow && <Table.Th>Status</Table.Th>}
                 <Table.Th visibleFrom="sm">Type</Table.Th>
                 <Table.Th visibleFrom="sm">Container tags</Table.Th>
                 <Table.Th visibleFrom="sm">Created</Table.Th>
@@ -225,6 +227,7 @@ export default function DocumentsPage() {
                   selected={selected.has(d.id)}
                   onToggle={toggle}
                   onDelete={deleteOne}
+                  narrow={narrow}
                 />
               ))}
             </Table.Tbody>

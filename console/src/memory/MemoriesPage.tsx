@@ -179,24 +179,32 @@ export default function MemoriesPage() {
               </ReactFlow>
             </Paper>
           )}
-          <Table.ScrollContainer minWidth={560}>
+          {/* Below sm the relation and kind fold into a line under the memory: Forget stays on the screen. */}
+          <Table.ScrollContainer minWidth={0}>
             <Table aria-label="Current memories">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Memory</Table.Th>
                   <Table.Th>Version</Table.Th>
-                  <Table.Th>Relation</Table.Th>
-                  <Table.Th>Kind</Table.Th>
+                  <Table.Th visibleFrom="sm">Relation</Table.Th>
+                  <Table.Th visibleFrom="sm">Kind</Table.Th>
                   <Table.Th>Action</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {entries.map((m) => (
                   <Table.Tr key={m.id}>
-                    <Table.Td td={m.isForgotten ? 'line-through' : undefined}>{m.memory}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      <Text span inherit td={m.isForgotten ? 'line-through' : undefined}>
+                        {m.memory}
+                      </Text>
+                      <Text size="xs" c="dimmed" hiddenFrom="sm">
+                        {[Object.values(m.memoryRelations)[0], m.isStatic ? 'static' : 'dynamic'].filter(Boolean).join(' · ')}
+                      </Text>
+                    </Table.Td>
                     <Table.Td>v{m.version}</Table.Td>
-                    <Table.Td>{Object.values(m.memoryRelations)[0] ?? '—'}</Table.Td>
-                    <Table.Td>{m.isStatic ? 'static' : 'dynamic'}</Table.Td>
+                    <Table.Td visibleFrom="sm">{Object.values(m.memoryRelations)[0] ?? '—'}</Table.Td>
+                    <Table.Td visibleFrom="sm">{m.isStatic ? 'static' : 'dynamic'}</Table.Td>
                     <Table.Td>
                       <Button
                         size="compact-xs"

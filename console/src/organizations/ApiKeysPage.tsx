@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   Alert,
   Badge,
@@ -89,6 +89,11 @@ function OrganizationCard({ org }: { org: Organization }) {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [deleting, setDeleting] = useState(false);
   const navigate = useNavigate();
+  // The new key is what must be read now: brought to the middle of the screen, clear of the notification.
+  const createdBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (created) createdBox.current?.scrollIntoView({ block: 'center' });
+  }, [created]);
   /** The Memory pages then act with this key: they show this organization's documents and memories. */
   const browseWith = (key: string) => {
     switchMemoryApiKey(client, key);
@@ -122,7 +127,7 @@ function OrganizationCard({ org }: { org: Organization }) {
         </Group>
 
         {created && (
-          <Alert color="green" withCloseButton closeButtonLabel="Dismiss the new key" onClose={() => setCreated(null)}>
+          <Alert ref={createdBox} color="green" withCloseButton closeButtonLabel="Dismiss the new key" onClose={() => setCreated(null)}>
             <Text size="sm" fw={600} mb="xs">
               New key “{created.name}”: copy it now, it is not shown again.
             </Text>
@@ -151,13 +156,13 @@ function OrganizationCard({ org }: { org: Organization }) {
           </Text>
         )}
         {keys.data && keys.data.length > 0 && (
-          <Table.ScrollContainer minWidth={340}>
-            <Table aria-label={`Keys of ${org.name}`}>
+          <>
+            <Table aria-label={`Keys of ${org.name}`} visibleFrom="sm">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Key</Table.Th>
-                  <Table.Th visibleFrom="sm">Created</Table.Th>
+                  <Table.Th>Created</Table.Th>
                   <Table.Th>Last used</Table.Th>
                   <Table.Th />
                 </Table.Tr>
@@ -169,7 +174,7 @@ function OrganizationCard({ org }: { org: Organization }) {
                     <Table.Td>
                       <Code style={{ whiteSpace: 'nowrap' }}>{key.prefix}…</Code>
                     </Table.Td>
-                    <Table.Td visibleFrom="sm">{when(key.createdAt)}</Table.Td>
+                    <Table.Td>{when(key.createdAt)}</Table.Td>
                     <Table.Td>{when(key.lastUsedAt)}</Table.Td>
                     <Table.Td>
                       <Button variant="light" color="red" size="xs" onClick={() => setRevoking(key)}>
@@ -180,7 +185,28 @@ function OrganizationCard({ org }: { org: Organization }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+            {/* On a phone a five-column table pushes Revoke past the card's edge: one card per key instead. */}
+            <Stack gap="xs" hiddenFrom="sm" role="list" aria-label={`Keys of ${org.name}`}>
+              {keys.data.map((key) => (
+                <Paper key={key.id} withBorder p="sm" role="listitem" aria-label={key.name}>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <Stack gap={4} miw={0}>
+                      <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                        {key.name}
+                      </Text>
+                      <Code style={{ whiteSpace: 'nowrap' }}>{key.prefix}…</Code>
+                      <Text size="xs" c="dimmed">
+                        Created {when(key.createdAt)} · last used {when(key.lastUsedAt)}
+                      </Text>
+                    </Stack>
+                    <Button variant="light" color="red" size="xs" onClick={() => setRevoking(key)} style={{ flexShrink: 0 }}>
+                      Revoke
+                    </Button>
+                  </Group>
+                </Paper>
+              ))}
+            </Stack>
+          </>
         )}
 
         <form

@@ -180,7 +180,9 @@ export function CommandPalette({ pages }: { pages: { label: string; to: string }
           }
         }}
       />
-      <ScrollArea.Autosize mah="55vh" mt="xs" type="auto">
+      {/* Scrolls down only: Mantine's autosize content is at least as wide as its longest row, which on a
+          phone pushed every result past the screen's edge instead of truncating it. */}
+      <ScrollArea.Autosize mah="55vh" mt="xs" type="auto" scrollbars="y" styles={{ content: { minWidth: 0 } }}>
         <div role="listbox" aria-label="Results">
           {shown.length === 0 && (
             <Text size="sm" className="keel-muted" p="xs">
