@@ -266,4 +266,33 @@ describe('allowed directories: symbolic links are judged by where they lead', ()
       rmSync(join(project, 'flip-search.txt'), { force: true });
     }
   });
+
+  it('attaches the file it checked: a prompt attaching a file flipped between itself and a link out never stores the outside file', async () => {
+    const { data: session } = await client(project).session.create({});
+    const file = join(project, 'flip-attach.txt');
+    const flipper = flipBetweenFileAndLink(file);
+    try {
+      const answers = { stored: 0, refused: 0, leaked: 0, other: 0 };
+      for (let i = 0; i < 150; i++) {
+        const body = { noReply: true, parts: [{ type: 'file', mime: 'text/plain', url: pathToFileURL(file).href, filename: 'flip-attach.txt' }] };
+        const response = await fetch(`${keel.url}/session/${session!.id}/message?${q(project)}`, json('POST', body));
+        const text = await response.text();
+        if (text.includes(SECRET)) answers.leaked++;
+        else if (response.status === 200 && text.includes('inside flip')) answers.stored++;
+        // Refused by the check before the answer began (400), or once it had (the message says so).
+        else if (response.status === 400 || (response.status === 200 && text.includes('outside the directories this server may use'))) answers.refused++;
+        else answers.other++;
+      }
+      expect(answers.leaked).toBe(0);
+      expect(answers.other).toBe(0);
+      // The race was really run: the file was attached as itself and refused as a link out.
+      expect(answers.stored).toBeGreaterThan(0);
+      expect(answers.refused).toBeGreaterThan(0);
+      const { data: messages } = await client(project).session.messages({ sessionID: session!.id });
+      expect(JSON.stringify(messages)).not.toContain(SECRET);
+    } finally {
+      flipper.kill('SIGKILL');
+      rmSync(file, { force: true });
+    }
+  });
 });

@@ -15,6 +15,7 @@ import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { runShell } from '../tools/builtin/bash.tool';
 import { PromptLoop } from './prompt-loop.service';
+import { checkAttachments } from './user-parts';
 import type { PartInput } from './user-parts';
 
 export interface CommandInput {
@@ -60,6 +61,7 @@ export class CommandRunner {
     const parts: PartInput[] = subtask
       ? [{ type: 'subtask', agent: agentName, description: command.description ?? input.command, command: input.command, prompt: text }]
       : [{ type: 'text', text }, ...(await this.fileReferences(text, instance))];
+    await checkAttachments(parts, this.allowed);
     const result = await this.loop.prompt(instance, sessionID, {
       ...(input.messageID ? { messageID: input.messageID } : {}),
       ...(model ? { model } : {}),

@@ -1,14 +1,17 @@
-import { readFile, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AllowedDirectories } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
 import type { Part } from '../messages/message.entity';
 import { listTool } from '../tools/builtin/list.tool';
-import { isBinaryFile, readTool } from '../tools/builtin/read.tool';
+import { isBinaryOpen, MAX_READ_BYTES, readOutput } from '../tools/builtin/read.tool';
 import type { ToolContext } from '../tools/tool';
 
 export type PartInput = { id?: string; type: string; [field: string]: unknown };
+
+/** A part as expandUserParts adds it: the ids it shares with its message are filled in. */
+type NewPart = Omit<Part, 'id' | 'sessionID' | 'messageID'> & { id?: string };
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.pdf': 'application/pdf',
@@ -29,14 +32,48 @@ function attachmentContext(directory: string, sessionID: string, messageID: stri
 export async function checkAttachments(inputs: PartInput[], allowed: AllowedDirectories): Promise<void> {
   for (const [index, input] of inputs.entries()) {
     if (input.type !== 'file' || typeof input.url !== 'string' || !input.url.startsWith('file:')) continue;
-    const refuse = (message: string) => new ValidationError([issue(['parts', index, 'url'], message)], { url: input.url });
     let path: string;
     try {
       path = fileURLToPath(input.url);
     } catch {
-      throw refuse('url is not a local file path');
+      throw refuseAttachment(index, input.url, 'url is not a local file path');
     }
-    if ((await allowed.realLocation(path)) === undefined) throw refuse('the attached file is outside the directories this server may use');
+    if ((await allowed.realLocation(path)) === undefined) throw refuseAttachment(index, input.url, OUTSIDE);
+  }
+}
+
+const OUTSIDE = 'the attached file is outside the directories this server may use';
+
+function refuseAttachment(index: number, url: string, message: string): ValidationError {
+  return new ValidationError([issue(['parts', index, 'url'], message)], { url });
+}
+
+/** The parts an attached file becomes: a directory's listing, a binary file as a data URL, a text file as the read tool reads it. */
+async function addAttachment(
+  input: PartInput,
+  path: string,
+  { handle, location }: { handle: FileHandle; location: string },
+  add: (fields: NewPart) => void,
+  ctx: ToolContext,
+): Promise<void> {
+  const info = await handle.stat();
+  const note = (text: string) => add({ type: 'text', synthetic: true, text });
+  if (info.isDirectory()) {
+    const listed = await listTool.execute({ path: location }, ctx);
+    note(`Called the list tool with the following input: ${JSON.stringify({ path })}`);
+    note(listed.output);
+    add({ ...input, mime: 'application/x-directory' });
+  } else if (!info.isFile()) note(`The user attached ${path}, but it is not a regular file.`);
+  else if (info.size > MAX_READ_BYTES) note(`The user attached ${path}, but it is too large to read (${info.size} bytes).`);
+  else if (await isBinaryOpen(handle, path)) {
+    const mime = typeof input.mime === 'string' && input.mime !== 'text/plain' ? input.mime : (MIME_BY_EXTENSION[extname(path).toLowerCase()] ?? 'application/octet-stream');
+    const data = await handle.readFile();
+    add({ ...input, mime, filename: input.filename ?? basename(path), url: `data:${mime};base64,${data.toString('base64')}` });
+  } else {
+    const read = readOutput((await handle.readFile()).toString('utf8'));
+    note(`Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}`);
+    note(read.output);
+    add({ ...input, mime: 'text/plain' });
   }
 }
 
@@ -50,32 +87,29 @@ export async function expandUserParts(
   ids: { sessionID: string; messageID: string; directory: string; newPartID: () => string; allowed: AllowedDirectories },
 ): Promise<Part[]> {
   const parts: Part[] = [];
-  const add = (fields: Omit<Part, 'id' | 'sessionID' | 'messageID'> & { id?: string }) =>
+  const add = (fields: NewPart) =>
     parts.push({ ...fields, id: fields.id ?? ids.newPartID(), sessionID: ids.sessionID, messageID: ids.messageID } as Part);
   const ctx = attachmentContext(ids.directory, ids.sessionID, ids.messageID);
-  await checkAttachments(inputs, ids.allowed);
+  // checkAttachments ran where the request arrived (PromptLoop.admit, CommandRunner.run), before any answer.
   for (const input of inputs) {
     if (input.type === 'file' && typeof input.url === 'string' && input.url.startsWith('file:')) {
       const path = fileURLToPath(input.url);
-      const info = await stat(path).catch(() => undefined);
-      if (!info) {
+      // What is read is what was opened, judged again on the open handle: a link swapped since the check
+      // above cannot hand over a file outside the allowed directories (the answer has begun by now, so
+      // the message says so instead of a 400).
+      const opened = await ids.allowed.open(path);
+      if (opened === 'outside') {
+        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but ${OUTSIDE.replace('the attached file ', 'it ')}.` });
+        continue;
+      }
+      if (!opened) {
         add({ type: 'text', synthetic: true, text: `The user attached ${path}, but it does not exist.` });
         continue;
       }
-      if (info.isDirectory()) {
-        const listed = await listTool.execute({ path }, ctx);
-        add({ type: 'text', synthetic: true, text: `Called the list tool with the following input: ${JSON.stringify({ path })}` });
-        add({ type: 'text', synthetic: true, text: listed.output });
-        add({ ...input, mime: 'application/x-directory' });
-      } else if (await isBinaryFile(path)) {
-        const mime = typeof input.mime === 'string' && input.mime !== 'text/plain' ? input.mime : (MIME_BY_EXTENSION[extname(path).toLowerCase()] ?? 'application/octet-stream');
-        const data = await readFile(path);
-        add({ ...input, mime, filename: input.filename ?? basename(path), url: `data:${mime};base64,${data.toString('base64')}` });
-      } else {
-        const read = await readTool.execute({ filePath: path }, ctx);
-        add({ type: 'text', synthetic: true, text: `Called the Read tool with the following input: ${JSON.stringify({ filePath: path })}` });
-        add({ type: 'text', synthetic: true, text: read.output });
-        add({ ...input, mime: 'text/plain' });
+      try {
+        await addAttachment(input, path, opened, add, ctx);
+      } finally {
+        await opened.handle.close();
       }
     } else if (input.type === 'file' && typeof input.url === 'string' && input.url.startsWith('data:text/plain')) {
       const text = Buffer.from(input.url.slice(input.url.indexOf(',') + 1), input.url.includes(';base64,') ? 'base64' : 'utf8').toString('utf8');

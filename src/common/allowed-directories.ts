@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ValidationError, issue } from './errors';
-import { isInside, realpathOfDeepestExisting } from './paths';
+import { isInside, openWhere, realpathOfDeepestExisting } from './paths';
 
 /**
  * `KEEL_ALLOWED_DIRECTORIES` as given (resolved) plus each root's real path, taken at start. A real
@@ -56,6 +56,15 @@ export class AllowedDirectories {
   async realLocation(path: string): Promise<string | undefined> {
     const real = await realpathOfDeepestExisting(path);
     return this.contains(real) ? real : undefined;
+  }
+
+  /**
+   * Opens `path` for reading when the file opened is really inside an allowed root (judged on the open
+   * handle, see openWhere): the handle and its real location, undefined when nothing is there, or
+   * `'outside'`.
+   */
+  open(path: string): ReturnType<typeof openWhere> {
+    return openWhere(path, (location) => this.contains(location));
   }
 
   private contains(path: string): boolean {

@@ -46,16 +46,22 @@ async function locationOf(handle: FileHandle, path: string): Promise<string | un
 }
 
 /**
- * Opens `path` for reading when the file it opens is inside `realRoot`: undefined when nothing is
- * there, `'outside'` when what was opened lies outside. The check is made on the open file itself, so a
- * link swapped between a check and the read can never hand over another file: whatever `open`
- * followed is what is judged and what is read.
+ * Opens `path` for reading when what it opens passes `allowed` (given the opened file's real location):
+ * undefined when nothing is there, `'outside'` when what was opened is not allowed. The check is made
+ * on the open file itself, so a link swapped between a check and the read can never hand over another
+ * file: whatever `open` followed is what is judged and what is read.
  */
-export async function openInside(realRoot: string, path: string): Promise<FileHandle | 'outside' | undefined> {
+export async function openWhere(path: string, allowed: (location: string) => boolean): Promise<{ handle: FileHandle; location: string } | 'outside' | undefined> {
   const handle = await open(path, READ_FLAGS).catch(() => undefined);
   if (!handle) return undefined;
   const location = await locationOf(handle, path).catch(() => undefined);
-  if (location !== undefined && isInside(realRoot, location)) return handle;
+  if (location !== undefined && allowed(location)) return { handle, location };
   await handle.close();
   return 'outside';
+}
+
+/** openWhere for a file that must be inside `realRoot`: the open handle, undefined, or `'outside'`. */
+export async function openInside(realRoot: string, path: string): Promise<FileHandle | 'outside' | undefined> {
+  const opened = await openWhere(path, (location) => isInside(realRoot, location));
+  return typeof opened === 'object' ? opened.handle : opened;
 }

@@ -1,11 +1,12 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { confinedPath, displayPath } from '../confinement';
 import { defineTool, ToolError } from '../tool';
 
 export const READ_DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
-const MAX_READ_BYTES = 50 * 1024 * 1024;
+export const MAX_READ_BYTES = 50 * 1024 * 1024;
 const BINARY_EXTENSIONS = new Set([
   '.zip', '.tar', '.gz', '.tgz', '.bz2', '.xz', '.7z', '.exe', '.dll', '.so', '.dylib', '.class', '.jar', '.war',
   '.o', '.a', '.lib', '.obj', '.bin', '.dat', '.wasm', '.pyc', '.pyo', '.png', '.jpg', '.jpeg', '.gif', '.bmp',
@@ -28,12 +29,18 @@ export async function isBinaryFile(path: string): Promise<boolean> {
   if (BINARY_EXTENSIONS.has(extname(path).toLowerCase())) return true;
   const handle = await open(path, 'r');
   try {
-    const sample = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
-    return looksBinary(sample.subarray(0, bytesRead));
+    return await isBinaryOpen(handle, path);
   } finally {
     await handle.close();
   }
+}
+
+/** isBinaryFile for a file already open (`name` gives its extension): its first 4 KiB are looked at. */
+export async function isBinaryOpen(handle: FileHandle, name: string): Promise<boolean> {
+  if (BINARY_EXTENSIONS.has(extname(name).toLowerCase())) return true;
+  const sample = Buffer.alloc(4096);
+  const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
+  return looksBinary(sample.subarray(0, bytesRead));
 }
 
 /** `00001| text` lines from `offset` (0-based), `limit` of them, long lines cut. */
@@ -81,11 +88,15 @@ export const readTool = defineTool({
     if (info.size > MAX_READ_BYTES) throw new ToolError(`File is too large to read (${info.size} bytes): ${path}`);
     if (await isBinaryFile(path)) throw new ToolError(`Cannot read binary file: ${path}`);
     const text = await readFile(path, 'utf8');
-    const offset = args.offset ?? 0;
-    const { body, total, shown } = numberLines(text, offset, args.limit ?? READ_DEFAULT_LIMIT);
-    let output = `<file>\n${body}\n`;
-    output += offset + shown < total ? `\n(File has more lines. Use 'offset' parameter to read beyond line ${offset + shown})\n` : `\n(End of file - total ${total} lines)\n`;
-    output += '</file>';
-    return { title, output, metadata: { preview: text.split('\n').slice(0, 20).join('\n') } };
+    return { title, ...readOutput(text, args.offset ?? 0, args.limit ?? READ_DEFAULT_LIMIT) };
   },
 });
+
+/** What the read tool answers for a file's text: its numbered lines from `offset`, and a preview. */
+export function readOutput(text: string, offset = 0, limit = READ_DEFAULT_LIMIT): { output: string; metadata: { preview: string } } {
+  const { body, total, shown } = numberLines(text, offset, limit);
+  let output = `<file>\n${body}\n`;
+  output += offset + shown < total ? `\n(File has more lines. Use 'offset' parameter to read beyond line ${offset + shown})\n` : `\n(End of file - total ${total} lines)\n`;
+  output += '</file>';
+  return { output, metadata: { preview: text.split('\n').slice(0, 20).join('\n') } };
+}
