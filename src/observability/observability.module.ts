@@ -1,15 +1,9 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { pgPool } from '../database/pg-pool';
 import { Metrics } from './metrics.service';
 import { OperationsController } from './operations.controller';
-
-/** The pg pool TypeORM keeps on PostgreSQL (SQLite has one connection and no pool). */
-interface PgPool {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
 
 /** `/metrics` and readiness; `Metrics` is global so every module can observe what it owns. */
 @Global()
@@ -25,10 +19,7 @@ export class ObservabilityModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const pool = () =>
-      this.dataSource.options.type === 'postgres'
-        ? (this.dataSource.driver as unknown as { master: PgPool }).master
-        : undefined;
+    const pool = () => pgPool(this.dataSource);
     this.metrics.sample(
       'keel_db_pool_connections',
       'Database connections open in the pool (PostgreSQL; 1 on SQLite)',

