@@ -88,7 +88,7 @@ export class ProjectsController {
 
   @Get('path')
   @Operation('path.get')
-  path(@CurrentInstance() instance: Instance) {
+  path(@CurrentInstance() instance: Instance): PathInfo {
     const home = homedir();
     return {
       home,
@@ -98,4 +98,13 @@ export class ProjectsController {
       directory: instance.directory,
     };
   }
+}
+
+/** `GET /path`: the directories opencode's clients show and resolve against. */
+interface PathInfo {
+  home: string;
+  state: string;
+  config: string;
+  worktree: string;
+  directory: string;
 }

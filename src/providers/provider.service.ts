@@ -232,13 +232,13 @@ export class ProviderService {
   }
 
   /** `GET /config/providers`: connected providers and the best-ranked model of each. */
-  async configProviders(instance: Instance): Promise<{ providers: ProviderInfo[]; default: Record<string, string> }> {
+  async configProviders(instance: Instance): Promise<ConfigProviders> {
     const states = await this.connectedStates(instance);
     return { providers: states.map((s) => s.info), default: defaults(states.map((s) => s.catalog)) };
   }
 
   /** `GET /provider`: every provider in both clients' shapes, their default models, and which are connected. */
-  async providerList(instance: Instance): Promise<{ all: ListedProvider[]; default: Record<string, string>; connected: string[] }> {
+  async providerList(instance: Instance): Promise<ProviderList> {
     const { states } = await this.all(instance);
     return { all: states.map(listedProvider), default: defaults(states.map((s) => s.catalog)), connected: states.filter(isConnected).map((s) => s.info.id) };
   }
@@ -335,6 +335,19 @@ export class ProviderService {
  */
 type ListedModel = Omit<ModelInfo, 'status'> & CatalogModel;
 type ListedProvider = Omit<CatalogProvider & ProviderInfo, 'models'> & { models: Record<string, ListedModel> };
+
+/** `GET /config/providers`. */
+export interface ConfigProviders {
+  providers: ProviderInfo[];
+  default: Record<string, string>;
+}
+
+/** `GET /provider`: each provider in the seed's models.dev shape and 1.18's, with their default models and which are connected. */
+export interface ProviderList {
+  all: ListedProvider[];
+  default: Record<string, string>;
+  connected: string[];
+}
 
 function listedProvider({ catalog, info }: ProviderState): ListedProvider {
   const models: Record<string, ListedModel> = {};

@@ -7,6 +7,7 @@ import type { Located } from '../projects/location';
 import type { ProviderAuth } from './auth-store';
 import type { IntegrationInfo, ModelV2Info, ProviderV2Info } from './provider-v2';
 import { ProviderService } from './provider.service';
+import type { ConfigProviders, ProviderList } from './provider.service';
 import { RedactCredentialsFilter } from './redact-credentials.filter';
 
 @Controller()
@@ -15,13 +16,13 @@ export class ProvidersController {
 
   @Get('config/providers')
   @Operation('config.providers')
-  configProviders(@CurrentInstance() instance: Instance) {
+  configProviders(@CurrentInstance() instance: Instance): Promise<ConfigProviders> {
     return this.providers.configProviders(instance);
   }
 
   @Get('provider')
   @Operation('provider.list')
-  list(@CurrentInstance() instance: Instance) {
+  list(@CurrentInstance() instance: Instance): Promise<ProviderList> {
     return this.providers.providerList(instance);
   }
 
