@@ -23,7 +23,7 @@ import { realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { AllowedDirectories } from '../common/allowed-directories';
+import { AllowedDirectories, OUTSIDE_ALLOWED } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
 import type { Instance } from '../projects/instance.service';
 import { InstanceService } from '../projects/instance.service';
@@ -203,7 +203,7 @@ export class ConfigService {
     const target = await this.allowed.realLocation(file);
     if (target === undefined) {
       throw new ValidationError(
-        [issue(['directory'], `the config file ${file} leads outside the directories this server may use`)],
+        [issue(['directory'], `the config file ${file} leads ${OUTSIDE_ALLOWED}`)],
         { directory: instance.directory },
       );
     }
