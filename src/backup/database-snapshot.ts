@@ -15,7 +15,7 @@ const BATCH = 1000;
  * on SQLite (WAL lets writers go on), a REPEATABLE READ READ ONLY transaction on PostgreSQL. Values come
  * out canonical (tables.ts), so a snapshot of either engine can be written into the other.
  */
-export interface DatabaseSnapshot {
+interface DatabaseSnapshot {
   readonly dialect: 'sqlite' | 'postgres';
   /** Applied migrations, oldest first (empty for a database Keel never started on). */
   migrations(): Promise<string[]>;

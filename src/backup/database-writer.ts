@@ -18,7 +18,7 @@ const KEPT_TYPES = /^(smallint|integer|bigint|real|double precision|boolean|byte
 const NUMBER_TYPES = /^(smallint|integer|bigint|real|double precision)$/;
 
 /** What the target already holds, in words, or undefined when it holds nothing of Keel's. */
-export type Occupant = string | undefined;
+type Occupant = string | undefined;
 
 /**
  * Writes a Keel database from copied rows, all or nothing: on PostgreSQL everything (schema, rows, the

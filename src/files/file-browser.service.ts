@@ -40,7 +40,7 @@ export interface FileStatus {
 }
 
 /** Largest file `file.read` returns (a whole file goes into one JSON body). */
-export const MAX_READ_BYTES = 10 * 1024 * 1024;
+const MAX_READ_BYTES = 10 * 1024 * 1024;
 /** Untracked files larger than this are reported with 0 added lines instead of being read. */
 const MAX_COUNTED_BYTES = 10 * 1024 * 1024;
 /** git's hash of the empty tree: the base for status and diffs in a repository without commits. */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 
-export interface GitResult {
+interface GitResult {
   /** Exit code; -1 when git could not run or was stopped. */
   code: number;
   stdout: string;

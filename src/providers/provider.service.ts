@@ -112,7 +112,7 @@ interface ProviderState {
 const PRIORITY = ['gpt-5', 'claude-sonnet-4', 'big-pickle', 'gemini-3-pro'];
 const SMALL_PRIORITY = ['claude-haiku-4-5', 'claude-haiku-4.5', '3-5-haiku', '3.5-haiku', 'gemini-2.5-flash', 'gpt-5-nano'];
 
-export function sortModels<T extends { id: string }>(models: T[]): T[] {
+function sortModels<T extends { id: string }>(models: T[]): T[] {
   const rank = (id: string) => PRIORITY.findIndex((p) => id.includes(p));
   return [...models].sort((a, b) => {
     const byPriority = rank(b.id) - rank(a.id);

@@ -11,7 +11,7 @@ export class ShadowGitError extends Error {
   }
 }
 
-export interface ShadowGitOptions {
+interface ShadowGitOptions {
   /** The shadow repository (`GIT_DIR`). */
   gitDir: string;
   /** The project worktree it snapshots (`GIT_WORK_TREE`, also the working directory). */

@@ -12,7 +12,7 @@ import { InstallPluginDto, RemovePluginDto, SetConfigPathDto, VERSION } from './
 import { RoutingEvents } from '../routing-events';
 import { DeclaredPlugin, pluginKey, TraefikStaticConfig } from './traefik-static-config';
 
-export interface PluginWithStatus extends CataloguePlugin {
+interface PluginWithStatus extends CataloguePlugin {
   isInstalled: boolean;
   installedVersion?: string;
   /** The `experimental.plugins` key, which a `plugin` middleware names. */
