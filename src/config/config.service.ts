@@ -5,7 +5,6 @@
  *   update(instance, patch): Promise<Config>   deep-merge `patch` into the project config file, dispose the instance, return the new merged config
  *   directories(instance): Promise<string[]>   existing config directories (global dir, ~/.opencode, .opencode dirs, OPENCODE_CONFIG_DIR)
  *   projectFile(instance): Promise<string>     the file PATCH /config writes
- *   globalDirectory(): string                  `$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`, read at call time
  *
  * Sources, lowest precedence first (objects deep-merge, `plugin`/`instructions` accumulate):
  * global `config.json`, `opencode.json`, `opencode.jsonc`; the `OPENCODE_CONFIG` file;
@@ -144,10 +143,6 @@ export class ConfigService {
     instances.onDispose((directory) => {
       this.cache.delete(directory);
     });
-  }
-
-  globalDirectory(): string {
-    return globalConfigDirectory();
   }
 
   get(instance: Instance): Promise<Config> {
