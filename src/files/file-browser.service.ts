@@ -9,7 +9,8 @@ import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
 import { formatPatch, parseGitDiff } from './file-patch';
 import type { FilePatch } from './file-patch';
-import { literalPathspec, runGit, splitNul } from './git-run';
+import { splitNul } from '../common/git';
+import { literalPathspec, runGit } from './git-run';
 import { resolveProjectPath } from './project-path';
 
 /** `file.list` entry (reference `FileNode`). */

@@ -29,6 +29,3 @@ export function runGit(cwd: string, args: string[], input?: string): Promise<Git
 
 /** A pathspec that matches exactly `path` (no glob magic in file names). */
 export const literalPathspec = (path: string) => `:(literal)${path}`;
-
-/** NUL-separated git output as a list. */
-export const splitNul = (text: string) => text.split('\0').filter(Boolean);

@@ -1,5 +1,6 @@
 import { walkFiles } from '../tools/file-walk';
-import { runGit, splitNul } from './git-run';
+import { splitNul } from '../common/git';
+import { runGit } from './git-run';
 
 /** Most files a search looks at; deeper trees are cut (the reference's ripgrep has no bound). */
 const MAX_INDEXED_FILES = 50_000;

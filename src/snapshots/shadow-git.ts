@@ -140,8 +140,3 @@ function parseBatch(output: Buffer, count: number, withContent: boolean): (Batch
   while (out.length < count) out.push(undefined);
   return out;
 }
-
-/** Splits NUL-terminated git output (`-z`). */
-export function splitNul(text: string): string[] {
-  return text.split('\0').filter(Boolean);
-}
