@@ -4,7 +4,7 @@ import { realpath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { NUL_MESSAGE } from '../../common/text-input.guard';
-import { insideSessionDirectory } from '../confinement';
+import { insideSessionDirectory, permitOutside } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
 
 const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
@@ -81,15 +81,7 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
       if (!(await insideSessionDirectory(ctx, target))) outside.add(target);
     }
   }
-  for (const dir of outside) {
-    await ctx.permit({
-      type: 'external_directory',
-      subjects: [dir],
-      pattern: [dir, `${dir}/*`],
-      title: `Access outside the working directory: ${dir}`,
-      metadata: { command },
-    });
-  }
+  for (const dir of outside) await permitOutside(ctx, dir, { command });
   await ctx.permit({
     type: 'bash',
     subjects: commands.map((w) => w.join(' ')),
