@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { consolePages } from '../test/support/console-pages.mjs';
 import { machineLine } from './lib/figures.mjs';
 import { startKeel } from './lib/keel-server.mjs';
 
@@ -37,28 +38,7 @@ const created = await fetch(`${keel.url}/session?${q}`, {
 });
 const session = await created.json();
 
-const pages = [
-  ['overview', '/ui/'],
-  ['sessions', `/ui/sessions?${q}`],
-  ['session', `/ui/sessions/${session.id}?${q}`],
-  ['files', `/ui/sessions/files?${q}`],
-  ['terminal', `/ui/sessions/terminal?${q}`],
-  ['memory-documents', '/ui/memory/documents'],
-  ['memory-search', '/ui/memory/search'],
-  ['memory-memories', '/ui/memory/memories'],
-  ['memory-profiles', '/ui/memory/profiles'],
-  ['memory-pipeline', '/ui/memory/pipeline'],
-  ['memory-settings', '/ui/memory/settings'],
-  ['api-keys', '/ui/keys'],
-  ['routing-dashboard', '/ui/routing'],
-  ['routing-resources', '/ui/routing/resources'],
-  ['routing-middlewares', '/ui/routing/middlewares'],
-  ['routing-services', '/ui/routing/services'],
-  ['routing-datasources', '/ui/routing/datasources'],
-  ['routing-traefik-config', '/ui/routing/traefik-config'],
-  ['routing-plugins', '/ui/routing/plugins'],
-  ['not-found', '/ui/no-such-page'],
-];
+const pages = consolePages({ q, sessionID: session.id });
 // The narrow width in dark: 390 px (a phone) by default, `--narrow 360` for the smallest ones.
 const narrowAt = process.argv.indexOf('--narrow');
 const narrow = narrowAt > 0 ? Number(process.argv[narrowAt + 1]) : 390;

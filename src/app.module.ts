@@ -16,7 +16,7 @@ import { HTTP_BOUNDARY } from './http-boundary';
  * Routes outside the session surface: they take no `?directory=` and have no Instance. Under
  * `/api/` only the routing manager's prefixes: opencode's own `/api/*` routes are session routes.
  */
-export const NON_INSTANCE_ROUTES = [
+const NON_INSTANCE_ROUTES = [
   { path: 'global/{*rest}', method: RequestMethod.ALL },
   { path: 'v3/{*rest}', method: RequestMethod.ALL },
   { path: 'v4/{*rest}', method: RequestMethod.ALL },

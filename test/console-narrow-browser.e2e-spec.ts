@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { MessageService } from '../src/messages/message.service';
 import { ResourceWatcher } from '../src/routing/resources/resource-watcher.service';
+import { consolePages } from './support/console-pages.mjs';
 import { controlsInView, keepFullScreenshot, launchChromium, step, type ClippedControl } from './support/browser';
 import { FakeRoutingUpstream, routingApi } from './support/fake-routing-upstreams';
 import { startKeel, tempDir, TestKeel } from './support/keel';
@@ -15,7 +16,7 @@ import { messageFixtures } from './support/message-fixtures';
 const DELIBERATELY_SCROLLED: { page: string; control: RegExp; reason: string }[] = [];
 
 /**
- * Every console page (the list of bench/console-screenshots.mjs) at 390×844 in the dark theme, on a Keel
+ * Every console page (test/support/console-pages.mjs) at 390×844 in the dark theme, on a Keel
  * with something in each: a session with a tool call, resources, middlewares, services, documents and an
  * organization's key. No page may clip a control (issue 23: "no clipped control at 390 px on any page").
  */
@@ -93,30 +94,7 @@ describe('Console at 390 px: every control in view on every page', () => {
 
   it('clips no button, input or select on any page', async () => {
     const q = `directory=${encodeURIComponent(project)}`;
-    const pages: [string, string][] = [
-      ['overview', '/ui/'],
-      ['sessions', `/ui/sessions?${q}`],
-      ['session', `/ui/sessions/${sessionID}?${q}`],
-      ['files', `/ui/sessions/files?${q}&session=${sessionID}&file=src%2Fapp.ts`],
-      ['terminal', `/ui/sessions/terminal?${q}`],
-      ['memory-documents', '/ui/memory/documents'],
-      ['memory-search', '/ui/memory/search'],
-      ['memory-memories', '/ui/memory/memories'],
-      ['memory-profiles', '/ui/memory/profiles'],
-      ['memory-pipeline', '/ui/memory/pipeline'],
-      ['memory-settings', '/ui/memory/settings'],
-      ['api-keys', '/ui/keys'],
-      ['routing-dashboard', '/ui/routing'],
-      ['routing-resources', '/ui/routing/resources'],
-      ['routing-resource', '/ui/routing/resources/1-app-router'],
-      ['routing-middlewares', '/ui/routing/middlewares'],
-      ['routing-services', '/ui/routing/services'],
-      ['routing-datasources', '/ui/routing/datasources'],
-      ['routing-traefik-config', '/ui/routing/traefik-config'],
-      ['routing-traefik-changes', '/ui/routing/traefik-config?view=changes'],
-      ['routing-plugins', '/ui/routing/plugins'],
-      ['not-found', '/ui/no-such-page'],
-    ];
+    const pages = consolePages({ q, sessionID, file: 'src/app.ts', resource: '1-app-router' });
     // What a page opens on a tap, checked too: the navigation drawer, the project picker, the add panel, the palette.
     const opened: [string, string, (page: Page) => Promise<void>][] = [
       ['navigation', '/ui/', (page) => page.getByRole('button', { name: 'Toggle navigation' }).click()],

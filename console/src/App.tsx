@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { Route, Routes } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { Shell } from './shell/Shell';
 import { DashboardPage } from './routing/DashboardPage';
 import { OverviewPage } from './shell/OverviewPage';
 import { NotFoundPage } from './components/NotFoundPage';
+import { suspended } from './components/suspended';
 import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
 import { PluginHubRoute } from './routing/PluginHubRoute';
@@ -75,31 +76,10 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
         <Route path="/routing" element={<DashboardPage />} />
         <Route path="/routing/resources" element={<ResourcesPage />} />
         {routingRoutes}
-        <Route
-          path="/memory/*"
-          element={
-            <Suspense fallback={<Loader aria-label="Loading" />}>
-              <MemoryRoutes />
-            </Suspense>
-          }
-        />
+        <Route path="/memory/*" element={suspended(<MemoryRoutes />)} />
         <Route path="/routing/plugins" element={<PluginHubRoute />} />
-        <Route
-          path="/keys"
-          element={
-            <Suspense fallback={<Loader aria-label="Loading" />}>
-              <ApiKeysPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="/sessions/*"
-          element={
-            <Suspense fallback={<Loader aria-label="Loading" />}>
-              <SessionsRoutes />
-            </Suspense>
-          }
-        />
+        <Route path="/keys" element={suspended(<ApiKeysPage />)} />
+        <Route path="/sessions/*" element={suspended(<SessionsRoutes />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Shell>

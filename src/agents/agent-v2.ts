@@ -30,7 +30,7 @@ const COLOR = /^#[0-9a-fA-F]{6}$|^(primary|secondary|accent|success|warning|erro
  * own rule: the longest matching pattern wins), then the agent's tool switches (a tool switched off
  * in Keel is off whatever its permission says).
  */
-export function permissionRules(agent: AgentInfo): PermissionRule[] {
+function permissionRules(agent: AgentInfo): PermissionRule[] {
   const rules: PermissionRule[] = [];
   const patterns = (action: string, map: Record<string, PermissionAction>) =>
     Object.entries(map)

@@ -25,7 +25,7 @@ function patterns(value: PermissionAction | Record<string, PermissionAction> | u
 }
 
 /** `base` with a config permission block laid over it. */
-export function mergePermission(base: AgentPermission, override: PermissionConfig | Partial<AgentPermission> | undefined): AgentPermission {
+function mergePermission(base: AgentPermission, override: PermissionConfig | Partial<AgentPermission> | undefined): AgentPermission {
   if (!override) return base;
   const bash = patterns(override.bash);
   const skill = patterns(override.skill);

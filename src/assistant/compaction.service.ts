@@ -35,14 +35,14 @@ import { toModelMessages } from './model-messages';
 import { StreamProcessor } from './stream-processor';
 
 /** The reference's request after the history (`SessionCompaction.process`). */
-export const COMPACTION_REQUEST =
+const COMPACTION_REQUEST =
   "Provide a detailed prompt for continuing our conversation above. Focus on information that would be helpful for continuing the conversation, including what we did, what we're doing, which files we're working on, and what we're going to do next considering new session will not have access to our conversation.";
-export const CONTINUE_TEXT = 'Continue if you have next steps';
+const CONTINUE_TEXT = 'Continue if you have next steps';
 /** The reference's cap on the output reserve (`SessionPrompt.OUTPUT_TOKEN_MAX`). */
 const OUTPUT_TOKEN_MAX = 32_000;
 /** Tool output tokens kept verbatim, newest first; older ones are pruned only when that frees at least PRUNE_MINIMUM. */
-export const PRUNE_PROTECT = 40_000;
-export const PRUNE_MINIMUM = 20_000;
+const PRUNE_PROTECT = 40_000;
+const PRUNE_MINIMUM = 20_000;
 
 type Tokens = AssistantMessage['tokens'];
 

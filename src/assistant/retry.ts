@@ -1,7 +1,7 @@
 import { aiSdk } from '../providers/ai-sdk';
 
-export const RETRY_INITIAL_DELAY_MS = 2000;
-export const RETRY_MAX_DELAY_MS = 30_000;
+const RETRY_INITIAL_DELAY_MS = 2000;
+const RETRY_MAX_DELAY_MS = 30_000;
 
 /** Why a provider error is worth retrying (the `retry` status message), or undefined when it is not. */
 export function retryReason(error: unknown): string | undefined {

@@ -23,7 +23,7 @@ import { retryDelay, retryReason, sleep } from './retry';
 /** One event of the model's stream (`streamText`'s `fullStream`). */
 type StreamEvent = TextStreamPart<ToolSet>;
 /** Everything one model step needs; built by the prompt loop for each iteration. */
-export interface StepInput {
+interface StepInput {
   instance: Instance;
   directory: string;
   worktree: string;
@@ -39,7 +39,7 @@ export interface StepInput {
   subtask?: (request: SubtaskRequest, ctx: ToolContext) => Promise<{ sessionID: string; output: string }>;
 }
 
-export type StepOutcome = 'continue' | 'stop';
+type StepOutcome = 'continue' | 'stop';
 
 interface ToolState {
   status: 'pending' | 'running' | 'completed' | 'error';
@@ -55,11 +55,11 @@ interface ToolState {
 type ToolPart = Part & { callID: string; tool: string; state: ToolState };
 type StreamedPart = Part & { text: string; time: { start: number; end?: number } };
 
-export const TOOL_ABORTED = 'Tool execution aborted';
+const TOOL_ABORTED = 'Tool execution aborted';
 const DOOM_LOOP_THRESHOLD = 3;
 
 /** Tokens the reference reports: input without cache reads, cache reads/writes apart, and (opencode 1.18) the total. */
-export function stepTokens(usage: LanguageModelUsage): AssistantMessage['tokens'] {
+function stepTokens(usage: LanguageModelUsage): AssistantMessage['tokens'] {
   const cacheRead = usage.inputTokenDetails?.cacheReadTokens ?? 0;
   const cacheWrite = usage.inputTokenDetails?.cacheWriteTokens ?? 0;
   return {
@@ -72,7 +72,7 @@ export function stepTokens(usage: LanguageModelUsage): AssistantMessage['tokens'
 }
 
 /** Cost of a step from the model's prices per million tokens (reasoning is priced as output). */
-export function stepCost(tokens: AssistantMessage['tokens'], cost: ResolvedModel['model']['cost']): number {
+function stepCost(tokens: AssistantMessage['tokens'], cost: ResolvedModel['model']['cost']): number {
   const price = tokens.input + tokens.cache.read > 200_000 && cost.experimentalOver200K ? cost.experimentalOver200K : cost;
   return (
     (tokens.input * price.input + tokens.output * price.output + tokens.cache.read * (price.cache?.read ?? 0) + tokens.cache.write * (price.cache?.write ?? 0)) /

@@ -11,12 +11,12 @@ import { SessionService } from '../sessions/session.service';
 const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MAX_TITLE = 100;
 
-export function isDefaultTitle(title: string): boolean {
+function isDefaultTitle(title: string): boolean {
   return DEFAULT_TITLE.test(title);
 }
 
 /** The first meaningful line of a model's answer, without reasoning tags or quotes. */
-export function cleanTitle(text: string): string | undefined {
+function cleanTitle(text: string): string | undefined {
   const line = text
     .replace(/<think>[\s\S]*?<\/think>/g, '')
     .split('\n')

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AllowedDirectories } from '../common/allowed-directories';
+import { type AllowedDirectories, OUTSIDE_ALLOWED } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
 import type { Part } from '../messages/message.entity';
 import { listTool } from '../tools/builtin/list.tool';
@@ -38,11 +38,9 @@ export async function checkAttachments(inputs: PartInput[], allowed: AllowedDire
     } catch {
       throw refuseAttachment(index, input.url, 'url is not a local file path');
     }
-    if ((await allowed.realLocation(path)) === undefined) throw refuseAttachment(index, input.url, OUTSIDE);
+    if ((await allowed.realLocation(path)) === undefined) throw refuseAttachment(index, input.url, `the attached file is ${OUTSIDE_ALLOWED}`);
   }
 }
-
-const OUTSIDE = 'the attached file is outside the directories this server may use';
 
 function refuseAttachment(index: number, url: string, message: string): ValidationError {
   return new ValidationError([issue(['parts', index, 'url'], message)], { url });
@@ -94,12 +92,12 @@ export async function expandUserParts(
   for (const input of inputs) {
     if (input.type === 'file' && typeof input.url === 'string' && input.url.startsWith('file:')) {
       const path = fileURLToPath(input.url);
-      // What is read is what was opened, judged again on the open handle: a link swapped since the check
-      // above cannot hand over a file outside the allowed directories (the answer has begun by now, so
-      // the message says so instead of a 400).
+      // What is read is what was opened, judged again on the open handle: a link swapped since
+      // checkAttachments cannot hand over a file outside the allowed directories (the answer has begun
+      // by now, so the message says so instead of a 400).
       const opened = await ids.allowed.open(path);
       if (opened === 'outside') {
-        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but ${OUTSIDE.replace('the attached file ', 'it ')}.` });
+        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but it is ${OUTSIDE_ALLOWED}.` });
         continue;
       }
       if (!opened) {

@@ -11,9 +11,9 @@ import { CanonicalValue, TableChecksum } from './tables';
  * its `table` line and end with their count and checksum; files of the data directory come as base64
  * chunks; a last `complete` line says nothing was cut off. gzip's own CRC catches damaged bytes.
  */
-export const FORMAT = 1;
+const FORMAT = 1;
 
-export interface BackupHeader {
+interface BackupHeader {
   keel: 'backup';
   format: number;
   /** The Keel version that wrote it. */
@@ -25,14 +25,14 @@ export interface BackupHeader {
   created: string;
 }
 
-export interface TableSummary {
+interface TableSummary {
   name: string;
   columns: string[];
   rows: number;
   sha256: string;
 }
 
-export interface BackupManifest {
+interface BackupManifest {
   header: BackupHeader;
   tables: TableSummary[];
   files: { path: string; size: number }[];
@@ -125,7 +125,7 @@ async function* lines(path: string): AsyncIterable<string> {
 }
 
 /** What a reader is told, in file order, once each line has been checked. */
-export interface BackupVisitor {
+interface BackupVisitor {
   table?(name: string, columns: string[]): Promise<void>;
   rows?(rows: CanonicalValue[][]): Promise<void>;
   endTable?(summary: TableSummary): Promise<void>;

@@ -5,7 +5,7 @@ import { Client, types } from 'pg';
 import * as sqliteVec from 'sqlite-vec';
 import type { DatabaseTarget } from '../database/data-source-options';
 import { dialectOf } from '../database/data-source-options';
-import { canonical, CanonicalValue, inReferenceOrder, isCopied, TableInfo } from './tables';
+import { canonical, CanonicalValue, inReferenceOrder, isCopied, quote, TableInfo } from './tables';
 
 /** Rows read per round trip. */
 const BATCH = 1000;
@@ -15,7 +15,7 @@ const BATCH = 1000;
  * on SQLite (WAL lets writers go on), a REPEATABLE READ READ ONLY transaction on PostgreSQL. Values come
  * out canonical (tables.ts), so a snapshot of either engine can be written into the other.
  */
-export interface DatabaseSnapshot {
+interface DatabaseSnapshot {
   readonly dialect: 'sqlite' | 'postgres';
   /** Applied migrations, oldest first (empty for a database Keel never started on). */
   migrations(): Promise<string[]>;
@@ -32,8 +32,6 @@ export async function openSnapshot(target: DatabaseTarget): Promise<DatabaseSnap
   if (!existsSync(file)) throw new Error(`there is no database at ${file}`);
   return new SqliteSnapshot(file);
 }
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 class SqliteSnapshot implements DatabaseSnapshot {
   readonly dialect = 'sqlite' as const;

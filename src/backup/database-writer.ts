@@ -6,19 +6,17 @@ import type { DatabaseTarget } from '../database/data-source-options';
 import { rebuildFullTextSql } from '../memory/search/full-text-index';
 import { rebuildVectorsSql } from '../memory/search/sqlite-vector-index';
 import type { Query } from '../memory/store';
-import { bindable, canonical, CanonicalValue, ReadBackChecksum } from './tables';
+import { bindable, canonical, CanonicalValue, quote, ReadBackChecksum } from './tables';
 
 /** Bound values per INSERT statement (both engines allow far more; this keeps statements small). */
 const VALUES_PER_STATEMENT = 5000;
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** PostgreSQL types read as values (the rest as text), and those of them that are numbers (int8 comes as text). */
 const KEPT_TYPES = /^(smallint|integer|bigint|real|double precision|boolean|bytea)$/;
 const NUMBER_TYPES = /^(smallint|integer|bigint|real|double precision)$/;
 
 /** What the target already holds, in words, or undefined when it holds nothing of Keel's. */
-export type Occupant = string | undefined;
+type Occupant = string | undefined;
 
 /**
  * Writes a Keel database from copied rows, all or nothing: on PostgreSQL everything (schema, rows, the

@@ -18,6 +18,9 @@ export interface TableInfo {
 const REBUILT = /^(memory_chunk_fts|memory_entry_fts|memory_chunk_vec|memory_chunk_search|memory_entry_search)/;
 const NOT_DATA = new Set(['migrations', 'memory_worker', 'relayed_event', 'typeorm_metadata']);
 
+/** A table or column name quoted for SQL (the same in both dialects). */
+export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
 export function isCopied(table: string): boolean {
   return !REBUILT.test(table) && !NOT_DATA.has(table) && !table.startsWith('sqlite_');
 }

@@ -1,5 +1,5 @@
 /** `${path}` is replaced with the worktree; the arguments follow the template. */
-export const INIT_TEMPLATE = `Analyse this repository and write an AGENTS.md file at its root (\${path}) for the coding agents that will work in it.
+const INIT_TEMPLATE = `Analyse this repository and write an AGENTS.md file at its root (\${path}) for the coding agents that will work in it.
 
 Cover, in about 150 lines:
 1. How to build, lint, type-check and test the project, and above all how to run a single test.
@@ -12,7 +12,7 @@ If an AGENTS.md already exists in \${path}, improve it instead of starting over.
 $ARGUMENTS
 `;
 
-export const REVIEW_TEMPLATE = `Review code changes and report problems. What to review: $ARGUMENTS
+const REVIEW_TEMPLATE = `Review code changes and report problems. What to review: $ARGUMENTS
 
 - Nothing given: the uncommitted changes (\`git diff\`, \`git diff --cached\`, and untracked files from \`git status\`).
 - A commit hash: \`git show <hash>\`.
@@ -23,7 +23,7 @@ Read the surrounding code before judging a change. Look for bugs, unhandled erro
 Do not change any file. Report each finding with its file and line, how serious it is, and a concrete fix; say so plainly when the change looks good.
 `;
 
-export interface BuiltInCommand {
+interface BuiltInCommand {
   name: string;
   description: string;
   template: string;

@@ -37,7 +37,7 @@ export interface CommandV2Info {
   subtask?: boolean;
 }
 
-export function hints(template: string): string[] {
+function hints(template: string): string[] {
   const numbered = [...new Set(template.match(/\$\d+/g) ?? [])].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
   return template.includes('$ARGUMENTS') ? [...numbered, '$ARGUMENTS'] : numbered;
 }

@@ -23,6 +23,9 @@ export function allowedRoots(roots: string[]): string[] {
   return result;
 }
 
+/** How every refusal names a path beyond the allowed directories. */
+export const OUTSIDE_ALLOWED = 'outside the directories this server may use';
+
 /**
  * The directories a request may use (`KEEL_ALLOWED_DIRECTORIES`), for every place that reads, writes
  * or runs something in one: provided by SettingsModule.
@@ -41,8 +44,8 @@ export class AllowedDirectories {
     const refuse = (message: string) => new ValidationError([issue([field], message)], { [field]: value });
     const real = await realpath(directory).catch(() => undefined);
     if (real === undefined || !this.contains(real)) {
-      if (!this.contains(directory)) throw refuse(`${field} is outside the directories this server may use`);
-      if (real !== undefined) throw refuse(`${field} leads outside the directories this server may use through a symbolic link`);
+      if (!this.contains(directory)) throw refuse(`${field} is ${OUTSIDE_ALLOWED}`);
+      if (real !== undefined) throw refuse(`${field} leads ${OUTSIDE_ALLOWED} through a symbolic link`);
       throw refuse(`${field} does not exist or is not a directory`);
     }
     if (!(await stat(real).catch(() => undefined))?.isDirectory()) throw refuse(`${field} does not exist or is not a directory`);

@@ -19,12 +19,12 @@ function safeEqual(a: Buffer, b: Buffer): boolean {
  */
 const PUBLIC_SHARE_PATH = /^\/share\/[A-Za-z0-9_-]{1,64}(?:\/data|\/event)?$/;
 
-export function isPublicSharePath(req: Request): boolean {
+function isPublicSharePath(req: Request): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && PUBLIC_SHARE_PATH.test(req.path);
 }
 
 /** The organization of a stored API key (undefined: no such key), see OrganizationsService.resolveKey. */
-export type KeyResolver = (key: string) => Promise<string | undefined>;
+type KeyResolver = (key: string) => Promise<string | undefined>;
 
 /** The organization of `KEEL_API_KEYS` and of keyless requests (memory/organizations/organization.entity.ts). */
 const DEFAULT_ORG = 'local';

@@ -16,7 +16,7 @@ export function readCookie(req: IncomingMessage, name: string): string | undefin
   return undefined;
 }
 
-export interface IssuedSession {
+interface IssuedSession {
   token: string;
   expiresAt: number;
 }

@@ -8,3 +8,6 @@ export function git(cwd: string, args: string[]): Promise<string | undefined> {
     });
   });
 }
+
+/** NUL-separated git output (`-z`) as a list. */
+export const splitNul = (text: string) => text.split('\0').filter(Boolean);

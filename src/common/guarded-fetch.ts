@@ -8,7 +8,7 @@ import { isPrivateAddress } from './private-address';
 /** A fetch refused or failed by the guards below; the message says why in words. */
 export class GuardedFetchError extends Error {}
 
-export interface FetchLimits {
+interface FetchLimits {
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;

@@ -5,7 +5,7 @@ import { DomainError, RETRY_AFTER_SECONDS, ServiceUnavailableError, ValidationEr
 import { Surface, surfaceOf } from './surface';
 
 /** Any thrown value, reduced to what a surface needs to render it. */
-export interface NormalizedError {
+interface NormalizedError {
   status: number;
   name: string;
   message: string;
@@ -16,7 +16,7 @@ export interface NormalizedError {
 }
 
 /** One surface's error dialect. */
-export interface ErrorRenderer {
+interface ErrorRenderer {
   render(error: NormalizedError): unknown;
 }
 
@@ -32,7 +32,7 @@ export const sessionErrorRenderer: ErrorRenderer = {
 };
 
 /** Memory surface (supermemory): `{error, details?}`. */
-export const memoryErrorRenderer: ErrorRenderer = {
+const memoryErrorRenderer: ErrorRenderer = {
   render(error) {
     if (error.status === 500) return { error: 'Internal server error', details: `ref ${error.requestId}` };
     const details = error.issues?.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
@@ -41,7 +41,7 @@ export const memoryErrorRenderer: ErrorRenderer = {
 };
 
 /** Routing manager (middleware-manager v3): `{code, message}`. */
-export const routingErrorRenderer: ErrorRenderer = {
+const routingErrorRenderer: ErrorRenderer = {
   render(error) {
     const message = error.status === 500 ? `Internal server error (ref ${error.requestId})` : error.message;
     return { code: error.status, message };
@@ -66,7 +66,7 @@ function clip(text: string, max: number): string {
 }
 
 /** A copy of `value` within the ECHO bounds (one shared character budget for the whole value). */
-export function boundedEcho(value: unknown): unknown {
+function boundedEcho(value: unknown): unknown {
   let budget = ECHO.totalChars;
   const text = (s: string): string => {
     const kept = clip(s, Math.min(ECHO.stringChars, budget));

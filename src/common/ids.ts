@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Id prefixes of the session surface (opencode's `Identifier`). */
-export type IdPrefix = 'ses' | 'msg' | 'prt' | 'per' | 'pty' | 'usr' | 'evt' | 'tool';
+type IdPrefix = 'ses' | 'msg' | 'prt' | 'per' | 'pty' | 'usr' | 'evt' | 'tool';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -28,7 +28,7 @@ function randomBase62(length: number): string {
  * `<prefix>_` + 12 hex chars of (ms timestamp × 4096 + counter) + 14 base62 chars.
  * Descending ids invert the 48-bit value so that newer ids sort first.
  */
-export function createId(prefix: IdPrefix, direction: 'ascending' | 'descending' = 'ascending'): string {
+function createId(prefix: IdPrefix, direction: 'ascending' | 'descending' = 'ascending'): string {
   const now = Date.now();
   if (now !== lastTimestamp) {
     lastTimestamp = now;

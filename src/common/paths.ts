@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
@@ -7,6 +7,11 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Whether `path` is an existing directory (links followed); false for anything else, missing included. */
+export async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 /** realpath of `path`, or of its deepest existing ancestor with the missing tail appended. */

@@ -7,7 +7,7 @@ import { isLoopback } from './settings';
 import type { KeelSettings } from './settings';
 
 /** A request refused for where it comes from (another site, or a Host this server does not answer to). */
-export class ForbiddenError extends DomainError {
+class ForbiddenError extends DomainError {
   readonly status = 403;
   readonly errorName = 'ForbiddenError';
 }
@@ -23,7 +23,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * The host name of a `Host` header value or a configured name (`name[:port]`, `[v6]:port`, a bare
  * IPv6 address), lower-cased, without a trailing dot; IPv6 addresses in brackets.
  */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   if (isIP(host) === 6) return `[${host.toLowerCase()}]`;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
   return name.toLowerCase().replace(/\.$/, '');

@@ -3,7 +3,7 @@
  * from it (`npm run docs`; a test fails when the page, or the variables the code reads, drift from it).
  * Parsing and validation stay with each group's loader (loadSettings and the feature settings files).
  */
-export interface SettingSpec {
+interface SettingSpec {
   /** Environment variable. */
   env: string;
   /** Other names read for the same setting (the reference's, middleware-manager v3's). */
@@ -15,7 +15,7 @@ export interface SettingSpec {
   description: string;
 }
 
-export interface SettingGroup {
+interface SettingGroup {
   title: string;
   settings: SettingSpec[];
 }

@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { isInside } from '../common/paths';
+import { isDirectory, isInside } from '../common/paths';
 
 /**
  * Where config lives. Everything reads the environment at call time, so tests (and an operator
@@ -36,10 +35,6 @@ export function worktreeChain(directory: string, worktree: string): string[] {
     current = parent;
   }
   return chain;
-}
-
-export async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 /**

@@ -16,7 +16,7 @@ export async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-export function expandHome(path: string): string {
+function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
 }
 

@@ -5,7 +5,6 @@
  *   update(instance, patch): Promise<Config>   deep-merge `patch` into the project config file, dispose the instance, return the new merged config
  *   directories(instance): Promise<string[]>   existing config directories (global dir, ~/.opencode, .opencode dirs, OPENCODE_CONFIG_DIR)
  *   projectFile(instance): Promise<string>     the file PATCH /config writes
- *   globalDirectory(): string                  `$XDG_CONFIG_HOME/opencode` or `~/.config/opencode`, read at call time
  *
  * Sources, lowest precedence first (objects deep-merge, `plugin`/`instructions` accumulate):
  * global `config.json`, `opencode.json`, `opencode.jsonc`; the `OPENCODE_CONFIG` file;
@@ -23,7 +22,7 @@ import { realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { AllowedDirectories } from '../common/allowed-directories';
+import { AllowedDirectories, OUTSIDE_ALLOWED } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
 import type { Instance } from '../projects/instance.service';
 import { InstanceService } from '../projects/instance.service';
@@ -146,10 +145,6 @@ export class ConfigService {
     });
   }
 
-  globalDirectory(): string {
-    return globalConfigDirectory();
-  }
-
   get(instance: Instance): Promise<Config> {
     let config = this.cache.get(instance.directory);
     if (!config) {
@@ -203,7 +198,7 @@ export class ConfigService {
     const target = await this.allowed.realLocation(file);
     if (target === undefined) {
       throw new ValidationError(
-        [issue(['directory'], `the config file ${file} leads outside the directories this server may use`)],
+        [issue(['directory'], `the config file ${file} leads ${OUTSIDE_ALLOWED}`)],
         { directory: instance.directory },
       );
     }

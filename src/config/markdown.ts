@@ -21,7 +21,7 @@ async function markdownFiles(root: string): Promise<string[]> {
 }
 
 /** `---\nyaml\n---\nbody`; a file without frontmatter is all body. */
-export function splitFrontmatter(text: string, path: string): { frontmatter: JsonObject; body: string } {
+function splitFrontmatter(text: string, path: string): { frontmatter: JsonObject; body: string } {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) return { frontmatter: {}, body: text.trim() };
   let data: unknown;

@@ -7,7 +7,7 @@ import { issue, TooManyRequestsError, UnauthorizedError } from '../common/errors
 import { Field, RequestValidationPipe, Rule } from '../common/validation/request-fields';
 import { SIGN_IN_FAILURES, SignInThrottle } from './sign-in-throttle';
 
-export interface ConsoleAuthState {
+interface ConsoleAuthState {
   /** Whether the server has a password (without one, every request is let in: loopback only). */
   passwordRequired: boolean;
   /** Whether this request is signed in: the console's cookie, or the password itself. */

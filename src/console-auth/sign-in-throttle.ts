@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 /** Failed sign-ins a client address may make in one window before it is refused. */
 export const SIGN_IN_FAILURES = 10;
-export const SIGN_IN_WINDOW_MS = 60_000;
+const SIGN_IN_WINDOW_MS = 60_000;
 /** Addresses remembered at most: a flood of new addresses evicts the oldest, not the server's memory. */
 const MAX_ADDRESSES = 10_000;
 

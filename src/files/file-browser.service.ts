@@ -9,7 +9,8 @@ import type { Instance } from '../projects/instance.service';
 import { looksBinary } from '../tools/builtin/read.tool';
 import { formatPatch, parseGitDiff } from './file-patch';
 import type { FilePatch } from './file-patch';
-import { literalPathspec, runGit, splitNul } from './git-run';
+import { splitNul } from '../common/git';
+import { literalPathspec, runGit } from './git-run';
 import { resolveProjectPath } from './project-path';
 
 /** `file.list` entry (reference `FileNode`). */
@@ -40,7 +41,7 @@ export interface FileStatus {
 }
 
 /** Largest file `file.read` returns (a whole file goes into one JSON body). */
-export const MAX_READ_BYTES = 10 * 1024 * 1024;
+const MAX_READ_BYTES = 10 * 1024 * 1024;
 /** Untracked files larger than this are reported with 0 added lines instead of being read. */
 const MAX_COUNTED_BYTES = 10 * 1024 * 1024;
 /** git's hash of the empty tree: the base for status and diffs in a repository without commits. */

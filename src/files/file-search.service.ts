@@ -12,9 +12,9 @@ import { ProjectFileIndex } from './project-file-index';
 import { directoriesOf } from './project-files';
 
 /** Matching lines reported per file (the reference passes ripgrep `--max-count=10`). */
-export const MATCHES_PER_FILE = 10;
+const MATCHES_PER_FILE = 10;
 /** Matching lines in one answer; the reference has no bound, a response here stays small. */
-export const MAX_TEXT_MATCHES = 200;
+const MAX_TEXT_MATCHES = 200;
 /** Files larger than this are not searched. */
 const MAX_SEARCHED_BYTES = 10 * 1024 * 1024;
 const BINARY_SAMPLE_BYTES = 8192;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 
-export interface GitResult {
+interface GitResult {
   /** Exit code; -1 when git could not run or was stopped. */
   code: number;
   stdout: string;
@@ -29,6 +29,3 @@ export function runGit(cwd: string, args: string[], input?: string): Promise<Git
 
 /** A pathspec that matches exactly `path` (no glob magic in file names). */
 export const literalPathspec = (path: string) => `:(literal)${path}`;
-
-/** NUL-separated git output as a list. */
-export const splitNul = (text: string) => text.split('\0').filter(Boolean);

@@ -13,7 +13,7 @@ export interface TextMatch {
 }
 
 /** Longest a batch of files may take to match before the pattern is judged runaway. */
-export const MATCH_BATCH_TIMEOUT_MS = 5000;
+const MATCH_BATCH_TIMEOUT_MS = 5000;
 
 // Matching runs in a worker thread: a JavaScript regex cannot be interrupted, and one with catastrophic
 // backtracking (`(a+)+$`) would otherwise stall every request of the server. The worker is stopped when

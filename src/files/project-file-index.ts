@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { projectFiles } from './project-files';
 
 /** How long one listing of a directory serves later searches (the TUI asks on every keystroke). */
-export const INDEX_TTL_MS = 2000;
+const INDEX_TTL_MS = 2000;
 
 /**
  * The searchable files of each directory, listed once and shared for INDEX_TTL_MS: requests arriving

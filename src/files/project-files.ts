@@ -1,8 +1,9 @@
 import { walkFiles } from '../tools/file-walk';
-import { runGit, splitNul } from './git-run';
+import { splitNul } from '../common/git';
+import { runGit } from './git-run';
 
 /** Most files a search looks at; deeper trees are cut (the reference's ripgrep has no bound). */
-export const MAX_INDEXED_FILES = 50_000;
+const MAX_INDEXED_FILES = 50_000;
 
 /**
  * The files below `directory` a search covers, relative POSIX paths, sorted. In a git worktree this is

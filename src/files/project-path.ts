@@ -3,7 +3,7 @@ import { ValidationError, issue } from '../common/errors';
 import { isInside, realpathOfDeepestExisting } from '../common/paths';
 
 /** A client-supplied path checked to stay inside the instance directory. */
-export interface ProjectPath {
+interface ProjectPath {
   /** Absolute path as named (below the directory). */
   absolute: string;
   /** Relative to the directory, POSIX separators; '' for the directory itself. */

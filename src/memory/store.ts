@@ -86,8 +86,4 @@ export class IngestionStore {
   get forUpdate(): string {
     return this.dialect === 'postgres' ? ' FOR UPDATE' : '';
   }
-
-  bool(value: unknown): boolean {
-    return value === true || value === 1 || value === '1' || value === 't';
-  }
 }

@@ -34,7 +34,7 @@ import { SessionService, assertIdPrefix } from '../sessions/session.service';
 import { MessageEntity, MessageInfo, MessageWithParts, Part, PartEntity } from './message.entity';
 import { PartWriter } from './part-writer';
 
-export interface PublishTarget {
+interface PublishTarget {
   /** Publish on this directory instead of the session's own. */
   directory?: string;
 }

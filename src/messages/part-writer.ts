@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Part } from './message.entity';
 
 /** How long a streamed part may stay only in memory (its events are published at once regardless). */
-export const DELTA_FLUSH_MS = 50;
+const DELTA_FLUSH_MS = 50;
 const ROWS_PER_STATEMENT = 200;
 const FORGOTTEN_SESSIONS_LIMIT = 1_000;
 

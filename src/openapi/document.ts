@@ -50,7 +50,7 @@ const SESSION_TAGS: Record<string, string> = {
   mcp: 'status',
 };
 
-export function sessionTag(operationId: string): string {
+function sessionTag(operationId: string): string {
   const area = operationId.split('.')[0];
   return SESSION_TAGS[operationId] ?? SESSION_TAGS[area] ?? area;
 }

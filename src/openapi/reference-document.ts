@@ -33,7 +33,7 @@ export interface OpenApiOperation {
 /** Which document an operation comes from; also the `$id` its component schemas are registered under. */
 export type ReferenceSource = 'opencode' | 'opencode-1.18.33';
 
-export interface ReferenceOperation {
+interface ReferenceOperation {
   method: string;
   path: string;
   operation: OpenApiOperation;

@@ -31,7 +31,7 @@ const ZOD_CODES: Record<string, string> = {
 };
 
 /** Ajv errors as the reference's sanitised zod issues: `{code, path, message}`. */
-export function toIssues(errors: ErrorObject[] | null | undefined, prefix: (string | number)[] = []): ValidationIssue[] {
+function toIssues(errors: ErrorObject[] | null | undefined, prefix: (string | number)[] = []): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const error of errors ?? []) {
     const path: (string | number)[] = [...prefix];

@@ -54,7 +54,7 @@ export interface PermissionRequest {
   metadata?: Record<string, unknown>;
 }
 
-export interface AskOptions {
+interface AskOptions {
   /** Publish on this directory instead of the session's own (the instance running the prompt). */
   directory?: string;
   /** Aborting (e.g. the prompt was cancelled) answers the request 'reject'. */

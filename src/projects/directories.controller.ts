@@ -12,7 +12,7 @@ import type { KeelSettings } from '../common/settings';
 /** Entries listed at most per directory (the rest is reported as `truncated`). */
 const MAX_ENTRIES = 2000;
 
-export interface DirectoryEntry {
+interface DirectoryEntry {
   name: string;
   /** Absolute real path: the `?directory=` to open it with. */
   path: string;
@@ -20,7 +20,7 @@ export interface DirectoryEntry {
   git: boolean;
 }
 
-export interface DirectoryListing {
+interface DirectoryListing {
   /** The directory listed; null at the top level, which lists the allowed roots. */
   path: string | null;
   /** The allowed root the directory is in (the innermost); null at the top level. */

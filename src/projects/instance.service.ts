@@ -13,7 +13,7 @@ export interface Instance {
 }
 
 /** Runs when an instance is disposed: abort its prompts, reject its permissions, kill its PTYs… */
-export type DisposeHook = (directory: string) => Promise<void> | void;
+type DisposeHook = (directory: string) => Promise<void> | void;
 
 /** Sent to the other replicas (PostgreSQL) so a dispose anywhere disposes everywhere. */
 const DISPOSE_SIGNAL = 'keel.instance.dispose';

@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { git } from '../common/git';
+import { isDirectory } from '../common/paths';
 import { EventBus } from '../events/event-bus.service';
 import { Project, ProjectEntity, toProject } from './project.entity';
 
-const isDirectory = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
-
-export interface ResolvedProject {
+interface ResolvedProject {
   project: Project;
   worktree: string;
 }

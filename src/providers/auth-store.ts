@@ -33,10 +33,6 @@ export class AuthStore {
     return this.entries;
   }
 
-  async get(providerID: string): Promise<ProviderAuth | undefined> {
-    return (await this.all())[providerID];
-  }
-
   /** The secret an AI SDK provider takes as its API key. */
   static keyOf(auth: ProviderAuth): string {
     if (auth.type === 'api') return auth.key;

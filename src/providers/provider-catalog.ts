@@ -75,7 +75,7 @@ function mergeProvider(id: string, base: CatalogProvider | undefined, config: Pr
 }
 
 /** Whether `enabled_providers` / `disabled_providers` let a provider through. */
-export function providerAllowed(config: Config, id: string): boolean {
+function providerAllowed(config: Config, id: string): boolean {
   if (config.enabled_providers && !config.enabled_providers.includes(id)) return false;
   return !config.disabled_providers?.includes(id);
 }

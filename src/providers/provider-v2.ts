@@ -44,7 +44,7 @@ export interface IntegrationInfo {
 }
 
 /** A provider as Keel knows it: what `/config/providers` lists, the catalog entry, and a base URL config sets. */
-export interface ProviderSource {
+interface ProviderSource {
   info: ProviderInfo;
   catalog: CatalogProvider;
   configuredBaseURL?: string;

@@ -6,9 +6,9 @@
  *   defaultModel(instance): Promise<ModelRef>        config `model`, else the best-ranked model of the first connected provider
  *   smallModel(instance): Promise<ModelRef | undefined>  config `small_model`, else a small model of the default provider; undefined → use the main model
  *   parseModel("provider/model"): ModelRef           splits at the first "/"
- *   connected(instance): Promise<Record<string, ProviderInfo>>   providers with a key (env, auth, config) or a configured baseURL
- *   providersV2 / modelsV2 / integrationsV2(instance)  the same in opencode's v2 API shapes (./provider-v2): connected
- *                                                    providers, their models, and how each catalog provider can be connected
+ *   providersV2 / modelsV2 / integrationsV2(instance)  opencode's v2 API shapes (./provider-v2): connected providers (a key
+ *                                                    from env, auth or config, or a configured baseURL), their models, and
+ *                                                    how each catalog provider can be connected
  *
  * Sources of a provider: the shipped catalog (`catalog.json`), config `provider` entries (npm,
  * api/options.baseURL, options.apiKey, models, whitelist/blacklist), `enabled_providers` /
@@ -112,7 +112,7 @@ interface ProviderState {
 const PRIORITY = ['gpt-5', 'claude-sonnet-4', 'big-pickle', 'gemini-3-pro'];
 const SMALL_PRIORITY = ['claude-haiku-4-5', 'claude-haiku-4.5', '3-5-haiku', '3.5-haiku', 'gemini-2.5-flash', 'gpt-5-nano'];
 
-export function sortModels<T extends { id: string }>(models: T[]): T[] {
+function sortModels<T extends { id: string }>(models: T[]): T[] {
   const rank = (id: string) => PRIORITY.findIndex((p) => id.includes(p));
   return [...models].sort((a, b) => {
     const byPriority = rank(b.id) - rank(a.id);
@@ -225,10 +225,6 @@ export class ProviderService {
       states.push({ info: { id: catalog.id, name: catalog.name, source, env: catalog.env, options, models }, catalog, key, configuredBaseURL });
     }
     return { config, states };
-  }
-
-  async connected(instance: Instance): Promise<Record<string, ProviderInfo>> {
-    return Object.fromEntries((await this.connectedStates(instance)).map((s) => [s.info.id, s.info]));
   }
 
   /** `GET /config/providers`: connected providers and the best-ranked model of each. */

@@ -32,7 +32,7 @@ function listProcesses(): ProcessInfo[] {
  * is a session leader, and an interactive shell puts each job in its own process group), plus the
  * descendants of those that left the session with setsid.
  */
-export function processTree(root: number): number[] {
+function processTree(root: number): number[] {
   const processes = listProcesses();
   const members = new Set<number>([root]);
   for (const p of processes) if (p.session === root) members.add(p.pid);

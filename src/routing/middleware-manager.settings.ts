@@ -37,7 +37,7 @@ function seconds(value: string | undefined, fallback: number, name: string): num
   return Math.round(n * 1000);
 }
 
-export function parseDefaultMiddlewares(value: string | undefined): { id: string; priority: number }[] {
+function parseDefaultMiddlewares(value: string | undefined): { id: string; priority: number }[] {
   return (value ?? '')
     .split(',')
     .map((entry) => entry.trim())

@@ -17,7 +17,7 @@ export function escapeHtml(value: string | number | undefined | null): string {
 }
 
 /** Totals shown in the header: the last model used, summed tokens and cost of the assistant turns. */
-export function sessionTotals(messages: MessageWithParts[]): { model?: string; tokens: number; cost: number } {
+function sessionTotals(messages: MessageWithParts[]): { model?: string; tokens: number; cost: number } {
   let model: string | undefined;
   let tokens = 0;
   let cost = 0;
@@ -103,7 +103,7 @@ const STYLE = `<style>
 .keel-share .meta{opacity:.8}
 </style>`;
 
-export function renderSharedContent(view: SharedView): string {
+function renderSharedContent(view: SharedView): string {
   return (
     `<main class="keel-share" id="share-static">${renderSession(view, 'h1')}` +
     view.subtasks.map((s) => renderSession(s, 'h2')).join('') +

@@ -46,7 +46,7 @@ const SHARED_EVENT_TYPES = new Set([
 /** Bounds what one public page loads: subtasks nested deeper or more numerous are left out. */
 const MAX_SUBTASKS = 200;
 
-export const SHARE_REVOKED = 'share.revoked';
+const SHARE_REVOKED = 'share.revoked';
 
 @Injectable()
 export class ShareService {

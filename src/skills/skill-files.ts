@@ -1,5 +1,6 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { isDirectory } from '../common/paths';
 import { userHome } from '../config/config-locations';
 import { isPlainObject } from '../config/deep-merge';
 
@@ -13,10 +14,8 @@ export interface SkillInfo {
   content: string;
 }
 
-const isDirectory = async (path: string) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
-
 /** Every `SKILL.md` below `root` (sorted, so the order is the same on every file system). */
-export async function skillFiles(root: string, folders: string[] = ['']): Promise<string[]> {
+async function skillFiles(root: string, folders: string[] = ['']): Promise<string[]> {
   const found: string[] = [];
   for (const folder of folders) {
     const base = join(root, folder);

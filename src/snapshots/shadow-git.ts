@@ -11,7 +11,7 @@ export class ShadowGitError extends Error {
   }
 }
 
-export interface ShadowGitOptions {
+interface ShadowGitOptions {
   /** The shadow repository (`GIT_DIR`). */
   gitDir: string;
   /** The project worktree it snapshots (`GIT_WORK_TREE`, also the working directory). */
@@ -139,9 +139,4 @@ function parseBatch(output: Buffer, count: number, withContent: boolean): (Batch
   }
   while (out.length < count) out.push(undefined);
   return out;
-}
-
-/** Splits NUL-terminated git output (`-z`). */
-export function splitNul(text: string): string[] {
-  return text.split('\0').filter(Boolean);
 }

@@ -32,7 +32,8 @@ import { ConfigService } from '../config/config.service';
 import { KeyedMutex } from '../common/keyed-mutex';
 import type { Instance } from '../projects/instance.service';
 import type { FileDiff } from '../sessions/session.entity';
-import { ShadowGit, ShadowGitError, splitNul } from './shadow-git';
+import { splitNul } from '../common/git';
+import { ShadowGit, ShadowGitError } from './shadow-git';
 
 /** The reference `PatchPart` payload: the pre-step tree and the files changed since. */
 export interface SnapshotPatch {

@@ -23,15 +23,20 @@ export async function confinedPath(ctx: ToolContext, path: string | undefined, k
   const absolute = resolve(ctx.directory, path && path.length > 0 ? path : '.');
   if (!(await insideSessionDirectory(ctx, absolute))) {
     const dir = kind === 'file' ? dirname(absolute) : absolute;
-    await ctx.permit({
-      type: 'external_directory',
-      subjects: [dir],
-      pattern: [dir, `${dir}/*`],
-      title: `Access outside the working directory: ${dir}`,
-      metadata: { filepath: absolute, parentDir: dir },
-    });
+    await permitOutside(ctx, dir, { filepath: absolute, parentDir: dir });
   }
   return absolute;
+}
+
+/** Asks for the `external_directory` permission on `dir` and what is below it. */
+export function permitOutside(ctx: ToolContext, dir: string, metadata: Record<string, unknown>): Promise<void> {
+  return ctx.permit({
+    type: 'external_directory',
+    subjects: [dir],
+    pattern: [dir, `${dir}/*`],
+    title: `Access outside the working directory: ${dir}`,
+    metadata,
+  });
 }
 
 /** A path as the model should see it in titles: relative inside the tree, absolute outside. */

@@ -2,7 +2,7 @@ import { opendir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 /** Directories no search tool descends into (the reference's default ignores). */
-export const IGNORED_DIRECTORIES = new Set(['.git', 'node_modules', 'dist', 'build', 'target', 'vendor', '.venv', '__pycache__', '.cache', 'coverage', '.idea', '.vscode']);
+const IGNORED_DIRECTORIES = new Set(['.git', 'node_modules', 'dist', 'build', 'target', 'vendor', '.venv', '__pycache__', '.cache', 'coverage', '.idea', '.vscode']);
 
 /** Files below `root` (relative POSIX paths), depth first, stopping after `max` or on abort. */
 export async function* walkFiles(root: string, options: { max?: number; signal?: AbortSignal; directories?: boolean } = {}): AsyncGenerator<string> {

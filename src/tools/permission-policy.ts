@@ -1,10 +1,10 @@
 import type { PermitRequest } from './tool';
 import { wildcardLookup } from '../common/wildcard';
 
-export type PermissionAction = 'allow' | 'ask' | 'deny';
+type PermissionAction = 'allow' | 'ask' | 'deny';
 
 /** An agent's `permission` config, as in opencode.json (`agent.<name>.permission` or top-level `permission`). */
-export interface AgentPermissions {
+interface AgentPermissions {
   edit?: PermissionAction;
   bash?: PermissionAction | Record<string, PermissionAction>;
   webfetch?: PermissionAction;
@@ -13,7 +13,7 @@ export interface AgentPermissions {
 }
 
 /** The reference defaults: out of the box only `external_directory` and `doom_loop` ask. */
-export const DEFAULT_PERMISSIONS: Required<AgentPermissions> = {
+const DEFAULT_PERMISSIONS: Required<AgentPermissions> = {
   edit: 'allow',
   bash: { '*': 'allow' },
   webfetch: 'allow',

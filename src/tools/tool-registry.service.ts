@@ -27,7 +27,7 @@ export interface ToolListItem {
 }
 
 /** Switches from config `tools`, the agent's `tools` and a prompt's `tools`; later maps override earlier ones. */
-export type ToolSwitches = Record<string, boolean> | undefined;
+type ToolSwitches = Record<string, boolean> | undefined;
 
 const unavailableTodos: TodoStore = {
   get: () => Promise.reject(new ToolError('Todo lists are not available')),

@@ -68,7 +68,7 @@ export const REJECTED_MESSAGE =
   'The user rejected permission to use this specific tool call. You may try again with different parameters.';
 
 /** A tool as written: its parameters made by a function of zod's `z`, called once, on first use. */
-export interface ToolSource<P extends z.ZodType> extends Omit<ToolDefinition<P>, 'parameters'> {
+interface ToolSource<P extends z.ZodType> extends Omit<ToolDefinition<P>, 'parameters'> {
   parameters: (zod: typeof z) => P;
 }
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 /** Flags opencode puts before every git command: no lock files taken, no CRLF or fsmonitor surprises, paths unquoted. */
 const FLAGS = ['--no-optional-locks', '-c', 'core.autocrlf=false', '-c', 'core.fsmonitor=false', '-c', 'core.longpaths=true', '-c', 'core.symlinks=true', '-c', 'core.quotepath=false'];
 
-export interface GitOutput {
+interface GitOutput {
   /** Exit code; -1 when git could not run or was stopped. */
   code: number;
   stdout: Buffer;
@@ -56,7 +56,7 @@ const nulFields = (output: Buffer) => output.toString('utf8').split('\0').filter
 export type ChangeStatus = 'added' | 'deleted' | 'modified';
 
 /** A porcelain `XY` code or a `--name-status` letter, as opencode reads it. */
-export function statusOfCode(code: string): ChangeStatus {
+function statusOfCode(code: string): ChangeStatus {
   if (code === '??') return 'added';
   if (code.includes('U')) return 'modified';
   if (code.includes('A') && !code.includes('D')) return 'added';

@@ -28,7 +28,7 @@ const authorize: Middleware = {
 export const api = createClient<paths>({ baseUrl: window.location.origin });
 api.use(authorize);
 
-export interface AuthState {
+interface AuthState {
   passwordRequired: boolean;
   signedIn: boolean;
 }

@@ -15,7 +15,7 @@ const rehypePlugins = [() => highlight];
  * indented (a list item's continuation, indented code) stays with the one before. Streamed text only
  * grows at its end, so every block but the last is final.
  */
-export function markdownBlocks(text: string): string[] {
+function markdownBlocks(text: string): string[] {
   const blocks: string[] = [];
   let current: string[] = [];
   let fence: string | undefined;

@@ -108,7 +108,7 @@ function ToolView({ part }: { part: ToolPart }) {
 }
 
 /** One part of a message, for every part type of the session surface; memoized on the part (updates replace it). */
-export const PartView = memo(function PartView({ part }: { part: Part }) {
+const PartView = memo(function PartView({ part }: { part: Part }) {
   switch (part.type) {
     case 'text':
       if (part.synthetic || part.ignored) return null;

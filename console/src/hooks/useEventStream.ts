@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { authHeaders } from '../api/client';
+import { readEvents } from '../conversation/model';
 
 export interface ServerEvent {
   type: string;
@@ -25,40 +26,20 @@ export function useEventStream(): void {
             signal: controller.signal,
           });
           if (!response.ok || !response.body) throw new Error(`event stream answered ${response.status}`);
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          let buffer = '';
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buffer += value;
-            const frames = buffer.split('\n\n');
-            buffer = frames.pop() ?? '';
-            for (const frame of frames) onFrame(frame);
-          }
+          await readEvents<{ payload?: { type?: string; properties?: unknown } }>(response, ({ payload }) => {
+            const type = payload?.type ?? '';
+            if (type === 'server.heartbeat' || type === 'server.connected') return;
+            serverEvents.dispatchEvent(
+              new CustomEvent<ServerEvent>('server-event', {
+                detail: { type, properties: payload?.properties },
+              }),
+            );
+          });
         } catch {
           if (controller.signal.aborted) return;
         }
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
-    }
-    function onFrame(frame: string): void {
-      const data = frame
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-        .join('\n');
-      if (!data) return;
-      let payload: { type?: string; properties?: unknown } | undefined;
-      try {
-        payload = (JSON.parse(data) as { payload?: { type?: string; properties?: unknown } }).payload;
-      } catch {
-        return;
-      }
-      const type = payload?.type ?? '';
-      if (type === 'server.heartbeat' || type === 'server.connected') return;
-      serverEvents.dispatchEvent(
-        new CustomEvent<ServerEvent>('server-event', { detail: { type, properties: payload?.properties } }),
-      );
     }
     void follow();
     return () => controller.abort();

@@ -5,15 +5,14 @@ import {
   Button,
   Group,
   MultiSelect,
-  Paper,
   Select,
-  Stack,
   Table,
   TagsInput,
   Text,
   TextInput,
 } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { EmptyState } from '../components/EmptyState';
 import { DOCUMENT_TYPES, STATUSES, type DocumentSummary } from './api/documents';
 import type { Filters } from './DocumentsPage';
 import { dateTime, StatusBadge } from './DocumentsPage';
@@ -28,28 +27,20 @@ export function EmptyDocuments({
   onAdd: () => void;
   onClear: () => void;
 }) {
-  return (
-    <Paper withBorder p="xl" ta="center">
-      <Stack align="center" gap="sm">
-        {filtered ? (
-          <>
-            <Text fw={600}>No document matches these filters.</Text>
-            <Button variant="default" onClick={onClear}>
-              Clear filters
-            </Button>
-          </>
-        ) : (
-          <>
-            <Text fw={600}>No document yet.</Text>
-            <Text size="sm" c="dimmed" maw={460}>
-              Add text, a web page or files (PDF, Markdown, text…): Keel splits them into chunks, indexes them
-              for search and extracts memories. Files can also be dropped anywhere on this page.
-            </Text>
-            <Button onClick={onAdd}>Add the first documents</Button>
-          </>
-        )}
-      </Stack>
-    </Paper>
+  return filtered ? (
+    <EmptyState
+      title="No document matches these filters."
+      action={
+        <Button variant="default" onClick={onClear}>
+          Clear filters
+        </Button>
+      }
+    />
+  ) : (
+    <EmptyState title="No document yet." action={<Button onClick={onAdd}>Add the first documents</Button>}>
+      Add text, a web page or files (PDF, Markdown, text…): Keel splits them into chunks, indexes them for
+      search and extracts memories. Files can also be dropped anywhere on this page.
+    </EmptyState>
   );
 }
 
@@ -165,7 +156,13 @@ export const DocumentRow = memo(function DocumentRow({
       </Table.Td>
       <Table.Td maw={320}>
         {/* A title with no space (an address) breaks anywhere: its width no longer sets the table's. */}
-        <Anchor component={Link} to={`/memory/documents/${d.id}`} size="sm" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
+        <Anchor
+          component={Link}
+          to={`/memory/documents/${d.id}`}
+          size="sm"
+          lineClamp={1}
+          style={{ overflowWrap: 'anywhere' }}
+        >
           {d.title || d.url || d.customId || d.id}
         </Anchor>
         {/* On a narrow screen the columns below, status included, are under the title: Delete stays on the screen. */}

@@ -5,7 +5,7 @@ import { type Exchange } from './SearchPage';
 import { SearchControls, switchSet, ResultCount, Score, Highlighted, Panel } from './SearchParts';
 
 /** Runs a search when `runs` changes, keeping the exchange for the raw view. */
-export function useExchange() {
+function useExchange() {
   const [exchange, setExchange] = useState<Exchange | null>(null);
   const [busy, setBusy] = useState(false);
   async function run(
@@ -27,7 +27,7 @@ export function useExchange() {
 }
 
 /** Runs the panel's search each time the shared "Search both" is pressed (not on its first render). */
-export function useRunOn(runs: number, run: () => void) {
+function useRunOn(runs: number, run: () => void) {
   useEffect(() => {
     if (runs > 0) run();
     // Only a new press runs: the parameters changing alone must not send a request.

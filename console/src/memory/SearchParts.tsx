@@ -162,7 +162,7 @@ export function Panel(props: {
   );
 }
 
-export function Raw({ text, label }: { text: string; label: string }) {
+function Raw({ text, label }: { text: string; label: string }) {
   return (
     <Stack gap={4}>
       <CopyButton value={text}>

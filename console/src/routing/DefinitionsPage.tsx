@@ -7,7 +7,6 @@ import {
   List,
   Loader,
   Modal,
-  Paper,
   Select,
   Stack,
   Table,
@@ -17,6 +16,7 @@ import {
 } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
+import { EmptyState } from '../components/EmptyState';
 import { useDeleteDefinition } from './api/definition';
 import { useMiddlewares, useServices } from './api/definitions';
 import { useResources } from './api/resources';
@@ -96,9 +96,9 @@ export function DefinitionsPage({ kind }: { kind: Kind }) {
             {shown.length} of {all.length} {title.toLowerCase()}
           </Text>
           {shown.length === 0 ? (
-            <Paper withBorder p="xl" ta="center">
-              <Stack align="center" gap="sm">
-                <Text fw={600}>No {singular} matches this search.</Text>
+            <EmptyState
+              title={`No ${singular} matches this search.`}
+              action={
                 <Button
                   variant="default"
                   onClick={() => {
@@ -108,8 +108,8 @@ export function DefinitionsPage({ kind }: { kind: Kind }) {
                 >
                   Clear the search
                 </Button>
-              </Stack>
-            </Paper>
+              }
+            />
           ) : (
             <Table.ScrollContainer minWidth={0}>
               <Table striped aria-label={title}>
@@ -222,18 +222,17 @@ function DeleteModal({
 function EmptyDefinitions({ kind }: { kind: Kind }) {
   const singular = kind === 'middlewares' ? 'middleware' : 'service';
   return (
-    <Paper withBorder p="xl" ta="center">
-      <Stack align="center" gap="sm">
-        <Text fw={600}>No {singular} yet.</Text>
-        <Text size="sm" c="dimmed" maw={480}>
-          {kind === 'middlewares'
-            ? 'A middleware (authentication, headers, rate limits, redirects…) runs on the requests of the resources it is attached to. Create one from a template, then attach it on a resource’s page.'
-            : 'A service says where a resource’s requests go (load-balanced servers, weighted or mirrored services). Create one from a template, then assign it on a resource’s page.'}
-        </Text>
+    <EmptyState
+      title={`No ${singular} yet.`}
+      action={
         <Button component={Link} to={`/routing/${kind}/new`}>
           Create the first {singular}
         </Button>
-      </Stack>
-    </Paper>
+      }
+    >
+      {kind === 'middlewares'
+        ? 'A middleware (authentication, headers, rate limits, redirects…) runs on the requests of the resources it is attached to. Create one from a template, then attach it on a resource’s page.'
+        : 'A service says where a resource’s requests go (load-balanced servers, weighted or mirrored services). Create one from a template, then assign it on a resource’s page.'}
+    </EmptyState>
   );
 }

@@ -1,5 +1,4 @@
-import { Suspense } from 'react';
-import { Loader } from '@mantine/core';
+import { suspended } from '../components/suspended';
 import { preloadable } from '../lib/preloadable';
 
 // The Plugin Hub is loaded on first visit (or at once when the tab is opened on it), so it adds nothing
@@ -7,9 +6,5 @@ import { preloadable } from '../lib/preloadable';
 const PluginHubPage = preloadable(() => import('./PluginHubPage'), /^\/routing\/plugins/);
 
 export function PluginHubRoute() {
-  return (
-    <Suspense fallback={<Loader aria-label="Loading" />}>
-      <PluginHubPage />
-    </Suspense>
-  );
+  return suspended(<PluginHubPage />);
 }

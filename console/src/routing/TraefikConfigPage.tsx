@@ -22,7 +22,7 @@ import { TraefikStatusView } from './TraefikStatusView';
 const VIEWS = ['document', 'changes', 'status'];
 
 /** `- "authelia@http"` → `- "authelia@http"  # Authelia`: the YAML read with the middlewares' names. */
-export function withMiddlewareNames(yaml: string, names: Map<string, string>): string {
+function withMiddlewareNames(yaml: string, names: Map<string, string>): string {
   return yaml.replace(/^(\s*- "?)([^"@\s]+)@(http|file)("?)$/gm, (line, _lead, id: string) => {
     const name = names.get(id);
     return name && name !== id ? `${line}  # ${name}` : line;

@@ -14,7 +14,7 @@ type TraefikObject = {
   errors: string[];
 };
 
-export function StatusBadge({ status }: { status: string | null }) {
+function StatusBadge({ status }: { status: string | null }) {
   const color = status === 'enabled' ? 'green' : status === 'warning' ? 'yellow' : 'red';
   return (
     <Badge color={color} variant="light">

@@ -1,6 +1,5 @@
-import { Suspense, type ReactNode } from 'react';
-import { Loader } from '@mantine/core';
 import { Route } from 'react-router-dom';
+import { suspended } from '../components/suspended';
 import { preloadable } from '../lib/preloadable';
 
 // Loaded on first visit (or at once when the tab is opened on them): the first page stays small (the
@@ -26,69 +25,25 @@ const TraefikConfigPage = preloadable(
   /^\/routing\/traefik-config/,
 );
 
-function Page({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loader aria-label="Loading" />}>{children}</Suspense>;
-}
-
 /** The routing manager's pages beyond the dashboard and the resources list. */
 export const routingRoutes = (
   <>
-    <Route
-      path="/routing/resources/:id"
-      element={
-        <Page>
-          <ResourceDetailPage />
-        </Page>
-      }
-    />
+    <Route path="/routing/resources/:id" element={suspended(<ResourceDetailPage />)} />
     <Route
       path="/routing/middlewares"
-      element={
-        <Page>
-          <DefinitionsPage key="middlewares" kind="middlewares" />
-        </Page>
-      }
+      element={suspended(<DefinitionsPage key="middlewares" kind="middlewares" />)}
     />
     <Route
       path="/routing/middlewares/:id"
-      element={
-        <Page>
-          <DefinitionEditPage key="middlewares" kind="middlewares" />
-        </Page>
-      }
+      element={suspended(<DefinitionEditPage key="middlewares" kind="middlewares" />)}
     />
-    <Route
-      path="/routing/services"
-      element={
-        <Page>
-          <DefinitionsPage key="services" kind="services" />
-        </Page>
-      }
-    />
+    <Route path="/routing/services" element={suspended(<DefinitionsPage key="services" kind="services" />)} />
     <Route
       path="/routing/services/:id"
-      element={
-        <Page>
-          <DefinitionEditPage key="services" kind="services" />
-        </Page>
-      }
+      element={suspended(<DefinitionEditPage key="services" kind="services" />)}
     />
-    <Route
-      path="/routing/datasources"
-      element={
-        <Page>
-          <DataSourcesPage />
-        </Page>
-      }
-    />
-    <Route
-      path="/routing/traefik-config"
-      element={
-        <Page>
-          <TraefikConfigPage />
-        </Page>
-      }
-    />
+    <Route path="/routing/datasources" element={suspended(<DataSourcesPage />)} />
+    <Route path="/routing/traefik-config" element={suspended(<TraefikConfigPage />)} />
   </>
 );
 

@@ -11,7 +11,7 @@ import { abortSession, runCommand, shareSession } from '../sessions/api/sessions
 import { SearchIcon } from './icons';
 import { paletteCommandsQuery, paletteDocumentsQuery, paletteSessionsQuery } from './api/palette';
 
-export interface PaletteItem {
+interface PaletteItem {
   kind: 'Page' | 'Session' | 'Resource' | 'Middleware' | 'Document' | 'Command';
   label: string;
   hint?: string;

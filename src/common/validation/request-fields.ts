@@ -19,7 +19,7 @@ export type Rule = (value: unknown, body: object, at: Path) => ValidationIssue[]
  * A rule that also reads the value in the same pass: what is wrong with it, and (when nothing is) what
  * the handler receives instead of the value as sent (a number sent as text as a number, …).
  */
-export type Parse = (value: unknown, body: object, at: Path) => { issues: ValidationIssue[]; value: unknown };
+type Parse = (value: unknown, body: object, at: Path) => { issues: ValidationIssue[]; value: unknown };
 
 export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -57,7 +57,7 @@ export function ParsedField(api: ApiPropertyOptions, name: string, parse: Parse,
 }
 
 /** A rule across fields (one or the other is required, …): runs after every field, `at` is the body's path. */
-export type ClassRule = (body: object, at: Path) => ValidationIssue[];
+type ClassRule = (body: object, at: Path) => ValidationIssue[];
 
 const classRules = new WeakMap<object, ClassRule[]>();
 
@@ -94,7 +94,7 @@ const rulesByClass = new WeakMap<Type<object>, FieldRules>();
  * The class's fields and their rules in declaration order, read once from class-validator's metadata:
  * the fields of a base class first (as /doc lists them), where class-validator puts a class's own first.
  */
-export function rulesOf(dto: Type<object>): FieldRules {
+function rulesOf(dto: Type<object>): FieldRules {
   let rules = rulesByClass.get(dto);
   if (!rules) {
     const depth = (target: unknown) => {
@@ -183,7 +183,7 @@ export function nestedIssues(dto: Type<object>, value: unknown, at: Path): Valid
 
 const PLAIN_TYPES: unknown[] = [String, Number, Boolean, Object, Array];
 
-export interface RequestPipeOptions {
+interface RequestPipeOptions {
   /** No body, or `{}`, reaches the handler as `undefined`. */
   emptyAllowed?: boolean;
   /** No body at all (undefined or null) is checked as `{}`. */

@@ -6,13 +6,13 @@ import { Org } from '../organizations/org.decorator';
 import { DocumentRepository } from '../documents/document.repository';
 import { MemoryEntryRepository } from '../memories/memory-entry.repository';
 
-export class ContainerTagDto {
+class ContainerTagDto {
   @ApiProperty() containerTag!: string;
   @ApiProperty({ type: 'integer', description: 'Documents whose containerTag it is' }) documents!: number;
   @ApiProperty({ type: 'integer', description: 'Latest, not forgotten memories under it' }) memories!: number;
 }
 
-export class ContainerTagsResponse {
+class ContainerTagsResponse {
   @ApiProperty({ type: [ContainerTagDto] }) containerTags!: ContainerTagDto[];
 }
 

@@ -53,7 +53,7 @@ export function renderTurn(message: ConversationMessage): string {
   return `${who}: ${text.replace(/\s*\n\s*/g, ' ')}${calls}`.trim();
 }
 
-export function turnKey(message: ConversationMessage): string {
+function turnKey(message: ConversationMessage): string {
   return JSON.stringify([message.role, message.content, message.tool_calls ?? null, message.tool_call_id ?? null]);
 }
 

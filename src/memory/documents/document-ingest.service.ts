@@ -31,7 +31,7 @@ import type {
 const DEFAULT_TAG = 'sm_project_default';
 
 /** One document to add or upsert, after validation. */
-export interface IngestInput {
+interface IngestInput {
   content: string;
   source: 'text' | 'url' | 'file' | 'conversation';
   customId?: string;
@@ -49,7 +49,7 @@ export interface IngestInput {
 }
 
 /** The shared fields of a checked document write, as IngestInput holds them. */
-export function ingestFields(body: DocumentFieldValues): Partial<IngestInput> {
+function ingestFields(body: DocumentFieldValues): Partial<IngestInput> {
   const { customId, metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate } = body;
   return { customId, containerTags: containerTagsOf(body), metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate };
 }

@@ -10,14 +10,14 @@ export interface StoredForMerge {
 }
 
 /** What is sent again under the same customId. */
-export interface IncomingForMerge {
+interface IncomingForMerge {
   content: string;
   source: 'text' | 'url' | 'file' | 'conversation';
   messages?: ConversationMessage[];
   metadata?: Metadata;
 }
 
-export interface MergedDocument {
+interface MergedDocument {
   content: string;
   /** The `raw` column to store: the merged conversation, or what was stored. */
   raw: string | null;

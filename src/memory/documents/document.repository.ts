@@ -15,12 +15,12 @@ export interface DocumentFile {
 }
 
 /** Which documents a list or a bulk delete means: container tags (any of them) and a file path or folder. */
-export interface DocumentScope {
+interface DocumentScope {
   tags?: string[];
   filepath?: string;
 }
 
-export interface DocumentListQuery extends DocumentScope {
+interface DocumentListQuery extends DocumentScope {
   includeContent: boolean;
   statuses?: string[];
   types?: string[];
@@ -42,13 +42,13 @@ export interface ProcessingRow {
   container_tags: string | null;
 }
 
-export interface StoredForUpsert extends StoredForMerge {
+interface StoredForUpsert extends StoredForMerge {
   id: string;
   revision: number;
 }
 
 /** What an upsert sets: metadata always, the other fields when given. */
-export interface UpsertChanges {
+interface UpsertChanges {
   metadata: Metadata;
   entityContext?: string;
   taskType?: string;
@@ -60,7 +60,7 @@ export interface UpsertChanges {
   containerTags?: string[];
 }
 
-export interface Requeue {
+interface Requeue {
   content: string;
   raw: string | null;
   source: string;

@@ -39,7 +39,7 @@ function decodeJsonField(value: unknown): unknown {
  * the depth a JSON body may nest), and a single `containerTags` is a list of one. A bad form throws
  * the memory surface's 400 naming each field.
  */
-export function checkUploadForm(file: UploadedBinary | undefined, raw: unknown): UploadForm {
+function checkUploadForm(file: UploadedBinary | undefined, raw: unknown): UploadForm {
   const form = { ...((raw ?? {}) as Record<string, unknown>) };
   if (!file) throw new ValidationError([issue(['file'], 'is required')], form);
   const issues: ValidationIssue[] = [];

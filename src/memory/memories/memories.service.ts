@@ -36,7 +36,7 @@ const HISTORY_SPAN = 20;
 const KNOWN_SCAN = 1000;
 
 /** What dreaming found in a document, and by which extractor (with the reason when the model was not usable). */
-export interface Extraction {
+interface Extraction {
   facts: ExtractedFact[];
   extractor: 'model' | 'deterministic';
   fallbackReason?: string;

@@ -15,7 +15,7 @@ export interface KnownMemory {
 }
 
 /** One fact as the model returned it, with `relatedTo` mapped back to a real memory id. */
-export interface ModelFact {
+interface ModelFact {
   memory: string;
   isStatic: boolean;
   relation: MemoryRelation | null;

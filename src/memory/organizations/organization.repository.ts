@@ -7,7 +7,7 @@ import { MemoryApiKey, MemoryOrganization } from './organization.entity';
 /** Tables whose rows make an organization hold data (deleting it is refused while any is left). */
 const DATA_TABLES = ['memory_document', 'memory_entry'] as const;
 
-export interface OrganizationRow {
+interface OrganizationRow {
   id: string;
   name: string;
   created_at: number | string;

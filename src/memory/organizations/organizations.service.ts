@@ -6,7 +6,7 @@ import { DEFAULT_ORG, MemoryApiKey, MemoryOrganization } from './organization.en
 import { OrganizationHoldsData, OrganizationRepository } from './organization.repository';
 
 /** Keys Keel issues start with this; one presented with it must be a stored key (see resolveKey). */
-export const KEY_PREFIX = 'keel_';
+const KEY_PREFIX = 'keel_';
 const KEY_CHARS = 40;
 /** Characters of a key kept to tell keys apart in lists (`keel_` and 8 more). */
 const SHOWN_PREFIX = KEY_PREFIX.length + 8;
@@ -16,7 +16,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
 
-export const keyDigest = (key: string): string => createHash('sha256').update(key).digest('hex');
+const keyDigest = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 function newKey(): string {
   const bytes = randomBytes(KEY_CHARS * 2);

@@ -23,7 +23,7 @@ interface Sentence {
 }
 
 /** Sentences (and blank-line separated blocks) with their offsets in the source; long ones are cut. */
-export function sentences(text: string, maxChars: number): Sentence[] {
+function sentences(text: string, maxChars: number): Sentence[] {
   const out: Sentence[] = [];
   const pattern = /[^.!?\n]+(?:[.!?]+["')\]]*|\n+|$)/g;
   for (const match of text.matchAll(pattern)) {

@@ -165,10 +165,10 @@ async function docxText(archive: ZipArchive): Promise<string> {
   }
 }
 
-export type FileKind = 'pdf' | 'docx' | 'html' | 'json' | 'text' | 'unsupported';
+type FileKind = 'pdf' | 'docx' | 'html' | 'json' | 'text' | 'unsupported';
 
 /** Decide how to read a file from its forced type, MIME type, name and leading bytes. */
-export function fileKind(name: string | null, mime: string | null, fileType: string | null, head: Buffer): FileKind {
+function fileKind(name: string | null, mime: string | null, fileType: string | null, head: Buffer): FileKind {
   const ext = (name ?? '').toLowerCase().split('.').pop() ?? '';
   const m = (mime ?? '').toLowerCase();
   if (fileType === 'pdf' || head.subarray(0, 5).toString('latin1') === '%PDF-' || m === 'application/pdf' || ext === 'pdf') return 'pdf';

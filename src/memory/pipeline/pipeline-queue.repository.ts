@@ -16,7 +16,7 @@ export interface ClaimedDocument {
 }
 
 /** Which claim a write is made under: the document and the revision that was claimed. */
-export type ClaimedRevision = Pick<ClaimedDocument, 'id' | 'revision'>;
+type ClaimedRevision = Pick<ClaimedDocument, 'id' | 'revision'>;
 
 /** The columns of a claimed revision that the pipeline's stages and dreaming read. */
 export interface PipelineDocument {
@@ -35,7 +35,7 @@ export interface PipelineDocument {
 }
 
 /** What one stage of the pipeline writes to its document row. */
-export interface StageWrite {
+interface StageWrite {
   status: string;
   /** Further columns to set (a failure's `error`, the extracted text, a dream's `lease_until`, …). */
   columns: Record<string, unknown>;
@@ -45,12 +45,12 @@ export interface StageWrite {
 }
 
 /** What a stage's write answers, for the status event. */
-export interface StageWritten {
+interface StageWritten {
   custom_id: string | null;
   dreaming_status: string;
 }
 
-export interface ChunkToEmbed {
+interface ChunkToEmbed {
   id: number;
   content: string;
 }

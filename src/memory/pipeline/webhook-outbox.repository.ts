@@ -16,7 +16,7 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-export interface OutboxRow extends ClaimedDelivery {
+interface OutboxRow extends ClaimedDelivery {
   due_at: number | string;
   last_error: string | null;
   created_at: number | string;

@@ -85,7 +85,7 @@ const candidates = (window: number) => Math.min(1000, Math.max(100, window * 2))
  * (one token for FTS5's unicode61 tokenizer, which no text of a query can spell by accident), appended
  * to each row's text, so a search's terms and its organization intersect in the posting lists.
  */
-export const sqliteOrgToken = (org: string): string => `keelorg${Buffer.from(org, 'utf8').toString('hex')}`;
+const sqliteOrgToken = (org: string): string => `keelorg${Buffer.from(org, 'utf8').toString('hex')}`;
 /** The same token computed in SQL from an `org_id` column. */
 const SQLITE_ORG_TOKEN = (column: string) => `' keelorg' || lower(hex(${column}))`;
 
@@ -186,7 +186,7 @@ const TAG_LEXEME = 'container ';
 /** `tsquery` input matching any of the tags (quoted lexemes, quotes and backslashes escaped). */
 const tagQuery = (tags: string[]) => tags.map((t) => `'${(TAG_LEXEME + t).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 /** The lexeme standing for the row's organization: searches intersect it in the index, so one organization never crowds out another's hits. */
-export const ORG_LEXEME = 'organization ';
+const ORG_LEXEME = 'organization ';
 const orgQuery = (org: string) => `'${(ORG_LEXEME + org).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 /**

@@ -3,9 +3,9 @@ import type { Query } from '../store';
 import type { UsearchVectorIndex } from './usearch-vector-index';
 import { readDocumentVectors, VectorHit, VectorIndex, VectorIndexState } from './vector-index';
 
-export const SQLITE_VECTOR_TABLE = 'memory_chunk_vec';
+const SQLITE_VECTOR_TABLE = 'memory_chunk_vec';
 /** Up to this many vectors an exact vec0 scan answers in a few milliseconds; beyond, the HNSW index does. */
-export const EXACT_LIMIT = 20_000;
+const EXACT_LIMIT = 20_000;
 
 /** The statement that creates the vec0 table for vectors of `dimensions` (its dimension is part of its type). */
 export function createVectorTableSql(dimensions: number): string {

@@ -9,7 +9,7 @@ import { readDocumentVectors, StoredVector, VectorHit, VectorIndex, VectorIndexS
 import { liveOwners, SavedKeys, VectorIndexFiles } from './vector-index-file';
 
 /** The signal every replica gets when a document's vectors changed (after the commit). */
-export const VECTORS_CHANGED = 'memory.vectors.changed';
+const VECTORS_CHANGED = 'memory.vectors.changed';
 
 interface VectorsChanged {
   origin: string;
@@ -39,7 +39,7 @@ const COMPACT_SHARE = 0.25;
 const SAVE_AFTER_CHANGES = 10_000;
 
 /** The graph's parameters, recorded with a saved index (another layout is rebuilt). */
-export const USEARCH_LAYOUT = `cos-i8-m${CONNECTIVITY}-ef${EXPANSION_ADD}`;
+const USEARCH_LAYOUT = `cos-i8-m${CONNECTIVITY}-ef${EXPANSION_ADD}`;
 
 /** usearch's native module, loaded with the first index (a process without vectors never loads it). */
 function usearch(): typeof import('usearch') {
@@ -85,7 +85,7 @@ function keep(graph: Graph, documentId: string, key: bigint): void {
 }
 
 /** Where a replica keeps its saved index, and for what (see VectorIndexFiles). */
-export interface VectorPersistence {
+interface VectorPersistence {
   /** Directory of the saved indexes (`$KEEL_DATA_DIR/vectors`). */
   dir: string;
   /** The embedding model and the database the vectors belong to. */

@@ -30,7 +30,7 @@ export interface SavedIndexMeta {
 }
 
 /** What a saved index must have been built for to be loaded. */
-export interface SavedIndexIdentity {
+interface SavedIndexIdentity {
   model: string;
   database: string;
   layout: string;

@@ -7,7 +7,7 @@ export interface VectorHit {
 }
 
 /** The widest nearest-neighbour request a tag filter may grow to (sqlite-vec's own `k` limit). */
-export const MAX_K = 4096;
+const MAX_K = 4096;
 
 /** Rows of one document's stored vectors, as the pipeline wrote them (`embedding` is a JSON array). */
 export interface StoredVector {

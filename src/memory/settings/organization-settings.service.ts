@@ -13,7 +13,7 @@ import type { UpdateSettingsBody } from './dto/settings.dto';
 export type SettingsView = Partial<Record<SettingName, unknown>>;
 
 /** What the ingestion pipeline takes from the settings. */
-export interface IngestionRules {
+interface IngestionRules {
   chunking: ChunkOptions;
   /** Why a document with this name (file name, URL path) is not ingested, or undefined. */
   refusal(name: string): string | undefined;

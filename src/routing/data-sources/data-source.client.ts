@@ -31,7 +31,7 @@ export function sourceUrl(source: Pick<DataSourceConfig, 'url'>, path: string): 
 }
 
 /** Where each source is probed and read (also the connection test). */
-export function routersUrl(source: DataSourceConfig): URL {
+function routersUrl(source: DataSourceConfig): URL {
   return sourceUrl(source, source.type === 'pangolin' ? '/traefik-config' : '/api/http/routers');
 }
 
@@ -85,7 +85,7 @@ export function splitProvider(name: string): { base: string; provider: string } 
  * The host a router rule matches: the first ``Host(`x`)`` (also in `&&`/`||` rules), a readable
  * pseudo-host for ``HostRegexp(`…`)``, or legacy `Host:x`. Undefined when the rule names no host.
  */
-export function hostFromRule(rule: unknown): string | undefined {
+function hostFromRule(rule: unknown): string | undefined {
   if (typeof rule !== 'string') return undefined;
   const host = /Host\(\s*[`"']([^`"']+)[`"']/.exec(rule);
   if (host) return host[1].trim();
@@ -119,7 +119,7 @@ function tlsDomainsOf(router: Json): string {
 const PANGOLIN_SYSTEM_ROUTERS = ['api-router', 'next-router', 'ws-router'];
 
 /** Routers of Pangolin's `/traefik-config`: only TLS routers with a host (the redirect routers are dropped). */
-export function pangolinRouters(body: unknown): DiscoveredRouter[] {
+function pangolinRouters(body: unknown): DiscoveredRouter[] {
   const routers = ((body as Json | null)?.http as Json | undefined)?.routers as
     Record<string, Json> | undefined;
   if (!routers || typeof routers !== 'object') return [];
@@ -154,7 +154,7 @@ function qualifiedService(service: unknown, provider: string): string {
 }
 
 /** Routers of the Traefik API's `/api/http/routers` (array, or a map keyed by name); internal routers skipped. */
-export function traefikRouters(body: unknown): DiscoveredRouter[] {
+function traefikRouters(body: unknown): DiscoveredRouter[] {
   const list: Json[] = Array.isArray(body)
     ? (body as Json[])
     : body && typeof body === 'object'

@@ -5,13 +5,13 @@ import { DataSourceConfig } from './data-source.client';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
 
-export interface DataSourceFile {
+interface DataSourceFile {
   active_data_source: string;
   data_sources: Record<string, DataSourceConfig>;
 }
 
 /** Where the seeded sources point until someone configures them (v3's defaults). */
-export const PLACEHOLDER_URLS = { pangolin: 'http://pangolin:3001/api/v1', traefik: 'http://traefik:8080' };
+const PLACEHOLDER_URLS = { pangolin: 'http://pangolin:3001/api/v1', traefik: 'http://traefik:8080' };
 
 /**
  * Data-source settings in `config.json`, as middleware-manager v3 keeps them (so its file can be

@@ -8,7 +8,7 @@ import { baseUrl, DataSourceDto, SetActiveDataSourceDto } from './dto/data-sourc
 import { LastSync, ResourceWatcher } from '../resources/resource-watcher.service';
 import { RoutingEvents } from '../routing-events';
 
-export const PASSWORD_MASK = '••••••••';
+const PASSWORD_MASK = '••••••••';
 
 function masked(config: DataSourceConfig): DataSourceConfig {
   const auth = config.basic_auth ?? { username: '', password: '' };

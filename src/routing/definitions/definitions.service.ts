@@ -54,7 +54,7 @@ export function definitionView(row: {
 }
 
 /** 16 lowercase hex chars, as middleware-manager generates ids. */
-export function newDefinitionId(): string {
+function newDefinitionId(): string {
   return randomBytes(8).toString('hex');
 }
 

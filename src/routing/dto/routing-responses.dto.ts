@@ -9,7 +9,7 @@ export class MiddlewareAssignedDto {
   @ApiProperty({ type: 'integer' }) priority: number;
 }
 
-export class MiddlewareLinkDto {
+class MiddlewareLinkDto {
   @ApiProperty() middleware_id: string;
   @ApiProperty({ type: 'integer' }) priority: number;
 }
@@ -70,7 +70,7 @@ export class DataSourceListDto {
   sources: Record<string, DataSourceDto>;
 }
 
-export class LastSyncDto {
+class LastSyncDto {
   @ApiProperty() source: string;
   @ApiProperty({ description: 'ISO time the poll finished' }) at: string;
   @ApiProperty() ok: boolean;

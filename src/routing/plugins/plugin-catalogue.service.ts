@@ -51,7 +51,7 @@ const TEXT_FIELDS = [
 ] as const;
 
 /** The entries of a catalogue document that have a usable module name; anything else is dropped. */
-export function parseCatalogue(document: unknown): CataloguePlugin[] {
+function parseCatalogue(document: unknown): CataloguePlugin[] {
   if (!Array.isArray(document)) throw new Error('the catalogue is not a JSON array');
   const plugins: CataloguePlugin[] = [];
   for (const entry of document.slice(0, MAX_ENTRIES)) {

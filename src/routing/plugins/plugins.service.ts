@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, normalize } from 'node:path';
-import { AllowedDirectories } from '../../common/allowed-directories';
+import { AllowedDirectories, OUTSIDE_ALLOWED } from '../../common/allowed-directories';
 import { BadRequestError, issue, NotFoundError, ValidationError } from '../../common/errors';
 import { KeyedMutex } from '../../common/keyed-mutex';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
@@ -12,7 +12,7 @@ import { InstallPluginDto, RemovePluginDto, SetConfigPathDto, VERSION } from './
 import { RoutingEvents } from '../routing-events';
 import { DeclaredPlugin, pluginKey, TraefikStaticConfig } from './traefik-static-config';
 
-export interface PluginWithStatus extends CataloguePlugin {
+interface PluginWithStatus extends CataloguePlugin {
   isInstalled: boolean;
   installedVersion?: string;
   /** The `experimental.plugins` key, which a `plugin` middleware names. */
@@ -84,8 +84,7 @@ export class PluginsService {
       throw refuse('path must name a YAML file (.yml or .yaml): Keel edits YAML static configurations only');
     const directory = await this.allowed.real(dirname(path), 'path', value);
     const target = await this.allowed.realLocation(join(directory, basename(path)));
-    if (!target)
-      throw refuse('path leads outside the directories this server may use through a symbolic link');
+    if (!target) throw refuse(`path leads ${OUTSIDE_ALLOWED} through a symbolic link`);
     const existing = await lstat(target).catch(() => undefined);
     if (existing && !existing.isFile()) throw refuse('path exists and is not a regular file');
     mkdirSync(this.settings.configDir, { recursive: true });
@@ -112,7 +111,7 @@ export class PluginsService {
     const real = await this.allowed.realLocation(path);
     if (!real)
       throw new BadRequestError(
-        `path: the Traefik static configuration ${path} is outside the directories this server may use (KEEL_ALLOWED_DIRECTORIES)`,
+        `path: the Traefik static configuration ${path} is ${OUTSIDE_ALLOWED} (KEEL_ALLOWED_DIRECTORIES)`,
       );
     return real;
   }

@@ -25,7 +25,7 @@ async function insertInChunks<T extends object>(repo: Repository<T>, rows: Parti
   }
 }
 
-export interface SyncResult {
+interface SyncResult {
   source: string;
   added: string[];
   updated: string[];

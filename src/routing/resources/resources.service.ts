@@ -22,7 +22,7 @@ import { RoutingEvents } from '../routing-events';
 import { splitList } from '../routing-validation';
 import { RoutingService } from '../definitions/service.entity';
 
-export const DEFAULT_LINK_PRIORITY = 200;
+const DEFAULT_LINK_PRIORITY = 200;
 export const DEFAULT_ROUTER_PRIORITY = 200;
 
 /** Middlewares in execution order: higher priority first, ties by id. */

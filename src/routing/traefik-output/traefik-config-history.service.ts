@@ -10,7 +10,7 @@ import { GenerationListQueryDto } from './dto/traefik-history.dto';
 import { TraefikConfigGeneration } from './traefik-config-generation.entity';
 
 /** A generation as listed: no document, no diff. */
-export interface GenerationSummary {
+interface GenerationSummary {
   id: number;
   created_at: string;
   trigger: string;
@@ -18,7 +18,7 @@ export interface GenerationSummary {
   removed: number;
 }
 
-export interface GenerationDetail extends GenerationSummary {
+interface GenerationDetail extends GenerationSummary {
   /** The whole document as YAML. */
   document: string;
   /** Unified diff against the generation before it (the first one ever recorded: against nothing, every line added). */
@@ -52,7 +52,7 @@ export function describeEvent(event: GlobalEnvelope): string {
 }
 
 /** A unified diff of two YAML texts, and the lines it adds and removes. */
-export function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: string) {
+function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: string) {
   const patch = structuredPatch(fromLabel, toLabel, before, after, '', '', {
     context: 3,
   });

@@ -35,7 +35,7 @@ export interface RoutingSnapshot {
   serviceLinks: { resource_id: string; service_id: string }[];
 }
 
-export interface BuildOptions {
+interface BuildOptions {
   /** Active data source: decides `badger@http` and the default service's provider. */
   activeSource: string;
   certResolver: string;
@@ -64,7 +64,7 @@ export function httpRouterName(resourceId: string): string {
   return resourceId.endsWith('-auth') ? resourceId : `${resourceId}-auth`;
 }
 
-export function tcpRouterName(resourceId: string): string {
+function tcpRouterName(resourceId: string): string {
   return `${resourceId}-tcp`;
 }
 

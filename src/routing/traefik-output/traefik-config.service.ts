@@ -17,7 +17,7 @@ import { buildTraefikConfig, InvalidRow, RoutingSnapshot, TraefikDocument } from
 import { describeEvent, TraefikConfigHistory } from './traefik-config-history.service';
 import { toYaml } from './traefik-yaml';
 
-export const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
+const TRAEFIK_FILE_NAME = 'resource-overrides.yml';
 // Changes arrive in bursts (a bulk assignment, a sync): one rewrite after the burst.
 const REWRITE_DELAY_MS = 50;
 // Traefik's HTTP provider polls every few seconds: serve a cached document, dropped on every

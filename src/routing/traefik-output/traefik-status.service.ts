@@ -8,7 +8,7 @@ import type { RoutingSettings } from '../middleware-manager.settings';
 import { RoutingResource } from '../resources/resource.entity';
 import { httpRouterName } from './traefik-config.builder';
 
-export interface TraefikObject {
+interface TraefikObject {
   name: string;
   provider: string;
   status: string;
@@ -19,7 +19,7 @@ export interface TraefikObject {
   errors: string[];
 }
 
-export interface KeelRouterStatus {
+interface KeelRouterStatus {
   resource_id: string;
   host: string;
   router: string;
@@ -29,7 +29,7 @@ export interface KeelRouterStatus {
   errors: string[];
 }
 
-export interface TraefikStatus {
+interface TraefikStatus {
   configured: boolean;
   source: string | null;
   url: string | null;

@@ -4,19 +4,19 @@ import { realpath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { NUL_MESSAGE } from '../../common/text-input.guard';
-import { insideSessionDirectory } from '../confinement';
+import { insideSessionDirectory, permitOutside } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
 
-export const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
-export const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
+const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
+const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
 /** Characters of output kept for the model; the rest is cut with a note. */
-export const BASH_MAX_OUTPUT = 30_000;
+const BASH_MAX_OUTPUT = 30_000;
 
 /**
  * Longest command bash can be given: Linux caps one exec argument at 128 KiB (MAX_ARG_STRLEN), and
  * the command travels as one (`bash -c`), after the `exec 2>&1` line.
  */
-export const SHELL_COMMAND_MAX_BYTES = 128 * 1024 - 64;
+const SHELL_COMMAND_MAX_BYTES = 128 * 1024 - 64;
 
 /** Why `command` cannot be handed to a process (a NUL ends a C string, the kernel caps the size), if it cannot. */
 export function shellCommandProblem(command: string): string | undefined {
@@ -65,7 +65,7 @@ export function splitCommands(command: string): string[][] {
 const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'deno', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'make', 'gh', 'dotnet', 'mvn', 'gradle']);
 
 /** The pattern an "always" approval remembers for one sub-command: `git push *`, `ls *`. */
-export function approvalPattern(words: string[]): string {
+function approvalPattern(words: string[]): string {
   const sub = words[1];
   return SUBCOMMAND_PROGRAMS.has(words[0]) && sub && !sub.startsWith('-') ? `${words[0]} ${sub} *` : `${words[0]} *`;
 }
@@ -81,15 +81,7 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
       if (!(await insideSessionDirectory(ctx, target))) outside.add(target);
     }
   }
-  for (const dir of outside) {
-    await ctx.permit({
-      type: 'external_directory',
-      subjects: [dir],
-      pattern: [dir, `${dir}/*`],
-      title: `Access outside the working directory: ${dir}`,
-      metadata: { command },
-    });
-  }
+  for (const dir of outside) await permitOutside(ctx, dir, { command });
   await ctx.permit({
     type: 'bash',
     subjects: commands.map((w) => w.join(' ')),
@@ -99,7 +91,7 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
   });
 }
 
-export interface ShellRun {
+interface ShellRun {
   output: string;
   exit: number | null;
   timedOut: boolean;

@@ -4,7 +4,7 @@ import { confinedPath, displayPath } from '../confinement';
 import { defineTool, ToolError } from '../tool';
 
 /** Exact string replacement with the reference's error messages for absent and ambiguous matches. */
-export function replaceText(content: string, oldString: string, newString: string, replaceAll: boolean): { content: string; replacements: number } {
+function replaceText(content: string, oldString: string, newString: string, replaceAll: boolean): { content: string; replacements: number } {
   if (oldString === newString) throw new ToolError('oldString and newString must be different');
   const first = content.indexOf(oldString);
   if (first < 0) throw new ToolError('oldString not found in content');

@@ -5,7 +5,7 @@ import { defineTool } from '../tool';
 const LIMIT = 100;
 
 /** An indented tree of relative paths (directories end with `/`). */
-export function renderTree(root: string, paths: string[]): string {
+function renderTree(root: string, paths: string[]): string {
   const lines = [`${root}/`];
   for (const path of [...paths].sort()) {
     const isDir = path.endsWith('/');

@@ -4,7 +4,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { confinedPath, displayPath } from '../confinement';
 import { defineTool, ToolError } from '../tool';
 
-export const READ_DEFAULT_LIMIT = 2000;
+const READ_DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
 export const MAX_READ_BYTES = 50 * 1024 * 1024;
 const BINARY_EXTENSIONS = new Set([
@@ -44,7 +44,7 @@ export async function isBinaryOpen(handle: FileHandle, name: string): Promise<bo
 }
 
 /** `00001| text` lines from `offset` (0-based), `limit` of them, long lines cut. */
-export function numberLines(text: string, offset: number, limit: number): { body: string; total: number; shown: number } {
+function numberLines(text: string, offset: number, limit: number): { body: string; total: number; shown: number } {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   const slice = lines.slice(offset, offset + limit);

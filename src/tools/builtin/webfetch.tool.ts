@@ -4,7 +4,7 @@ import { parse } from 'node-html-parser';
 import { isPrivateAddress } from '../../common/private-address';
 import { defineTool, ToolError } from '../tool';
 
-export const WEBFETCH_MAX_BYTES = 5 * 1024 * 1024;
+const WEBFETCH_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_TIMEOUT_S = 30;
 const MAX_TIMEOUT_S = 120;
 const MAX_REDIRECTS = 5;

@@ -16,7 +16,7 @@ import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
 export type DocumentSummary = components['schemas']['DocumentSummary'];
-export type DocumentListBody = NonNullable<
+type DocumentListBody = NonNullable<
   paths['/v3/documents/list']['post']['requestBody']
 >['content']['application/json'];
 export type DocumentListAnswer = components['schemas']['ListDocumentsResponse'];
@@ -44,7 +44,7 @@ export const useDocumentList = (body: DocumentListBody) =>
   useQuery({ ...documentListQuery(body), placeholderData: keepPreviousData });
 
 /** The documents page's first request (newest first, 25 a page): the probe below asks exactly it. */
-export const FIRST_DOCUMENTS_PAGE = { page: 1, limit: 25, sort: 'createdAt', order: 'desc' } as const;
+const FIRST_DOCUMENTS_PAGE = { page: 1, limit: 25, sort: 'createdAt', order: 'desc' } as const;
 
 const listFirstPage = () => api.POST('/v3/documents/list', { body: FIRST_DOCUMENTS_PAGE });
 let earlyProbe: ReturnType<typeof listFirstPage> | undefined;
@@ -66,20 +66,20 @@ export async function probeMemory(queryClient: QueryClient): Promise<'ok' | 'una
   return response.status === 401 ? 'unauthorized' : 'ok';
 }
 
-export const documentQuery = (id: string) =>
+const documentQuery = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.document(id),
     queryFn: async () => unwrap(await api.GET('/v3/documents/{id}', { params: { path: { id } } })),
   });
 
-export const chunksQuery = (id: string) =>
+const chunksQuery = (id: string) =>
   queryOptions({
     queryKey: memoryKeys.chunks(id),
     queryFn: async () => unwrap(await api.GET('/v3/documents/{id}/chunks', { params: { path: { id } } })),
   });
 
 /** The pipeline's queue (polled every two seconds). */
-export const processingQuery = () =>
+const processingQuery = () =>
   queryOptions({
     queryKey: memoryKeys.processing,
     queryFn: async () => unwrap(await api.GET('/v3/documents/processing')),
@@ -133,7 +133,7 @@ export function useRefreshDocumentLists(): () => void {
   );
 }
 
-export type AddDocumentBody = NonNullable<
+type AddDocumentBody = NonNullable<
   paths['/v3/documents']['post']['requestBody']
 >['content']['application/json'];
 

@@ -6,7 +6,6 @@ import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
 export type MemoryEntry = components['schemas']['MemoryEntryView'];
-export type MemoryVersion = components['schemas']['MemoryView'];
 
 /** A container tag's memories, most recently changed first (`limit` of them); off while no tag is chosen. */
 const memoryListQuery = (queryKey: readonly unknown[], tag: string, limit: number) =>
@@ -22,12 +21,12 @@ const memoryListQuery = (queryKey: readonly unknown[], tag: string, limit: numbe
   });
 
 /** The memories drawn in a tag's graph (up to `limit`). */
-export const memoriesQuery = (tag: string, limit: number) =>
+const memoriesQuery = (tag: string, limit: number) =>
   memoryListQuery(memoryKeys.memories(tag), tag, limit);
 /** The ten last changed, beside a profile. */
-export const recentMemoriesQuery = (tag: string) => memoryListQuery(memoryKeys.recentMemories(tag), tag, 10);
+const recentMemoriesQuery = (tag: string) => memoryListQuery(memoryKeys.recentMemories(tag), tag, 10);
 
-export const profileQuery = (tag: string) =>
+const profileQuery = (tag: string) =>
   queryOptions({
     queryKey: memoryKeys.profile(tag),
     enabled: !!tag,
@@ -60,7 +59,7 @@ export function useToggleMemory(tag: string) {
 }
 
 /** The container tags in use, from the server (GET /v3/container-tags). */
-export const containerTagsQuery = () =>
+const containerTagsQuery = () =>
   queryOptions({
     queryKey: memoryKeys.containerTags,
     queryFn: async () => unwrap(await api.GET('/v3/container-tags')).containerTags,

@@ -3,10 +3,10 @@ import type { paths } from '../../api/schema';
 
 // The search playground shows each exchange whole (status and body), so these answer as sent.
 
-export type DocumentSearchBody = NonNullable<
+type DocumentSearchBody = NonNullable<
   paths['/v3/search']['post']['requestBody']
 >['content']['application/json'];
-export type MemorySearchBody = NonNullable<
+type MemorySearchBody = NonNullable<
   paths['/v4/search']['post']['requestBody']
 >['content']['application/json'];
 

@@ -8,7 +8,7 @@ import { memoryKeys } from './keys';
 export type Settings = components['schemas']['SettingsBody'];
 export type SettingsUpdate = components['schemas']['UpdateSettingsBody'];
 
-export const settingsQuery = () =>
+const settingsQuery = () =>
   queryOptions({
     queryKey: memoryKeys.settings,
     queryFn: async () => unwrap(await api.GET('/v3/settings')),

@@ -31,7 +31,7 @@ serverEvents.addEventListener('server-event', (event) => {
   transitions.set(status.id, seen.slice(-50));
 });
 
-export function seenTransitions(id: string): DocumentStatusEvent[] {
+function seenTransitions(id: string): DocumentStatusEvent[] {
   return transitions.get(id) ?? [];
 }
 

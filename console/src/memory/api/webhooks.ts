@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { memoryKeys } from './keys';
 
 /** The webhook outbox (all of it, or about one document), polled every five seconds. */
-export const webhookDeliveriesQuery = (documentId: string | undefined) =>
+const webhookDeliveriesQuery = (documentId: string | undefined) =>
   queryOptions({
     queryKey: memoryKeys.webhooks(documentId),
     queryFn: async () =>

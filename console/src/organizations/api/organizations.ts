@@ -9,18 +9,18 @@ export type ApiKey = components['schemas']['ApiKeyView'];
 export type CreatedKey = components['schemas']['CreatedApiKey'];
 
 /** Query keys of the API keys page; a change refreshes everything under `all`. */
-export const organizationKeys = {
+const organizationKeys = {
   all: ['organizations'] as const,
   keys: (id: string) => ['organizations', id, 'keys'] as const,
 };
 
-export const organizationsQuery = () =>
+const organizationsQuery = () =>
   queryOptions({
     queryKey: organizationKeys.all,
     queryFn: async () => unwrap(await api.GET('/keel/organizations')),
   });
 
-export const organizationKeysQuery = (id: string) =>
+const organizationKeysQuery = (id: string) =>
   queryOptions({
     queryKey: organizationKeys.keys(id),
     queryFn: async () => unwrap(await api.GET('/keel/organizations/{id}/keys', { params: { path: { id } } })),

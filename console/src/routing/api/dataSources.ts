@@ -5,13 +5,13 @@ import { routingKeys } from './keys';
 
 export type DataSource = components['schemas']['DataSourceDto'];
 
-export const dataSourcesQuery = () =>
+const dataSourcesQuery = () =>
   queryOptions({
     queryKey: routingKeys.dataSources,
     queryFn: async () => unwrap(await api.GET('/api/datasource')),
   });
 
-export const activeDataSourceQuery = () =>
+const activeDataSourceQuery = () =>
   queryOptions({
     queryKey: routingKeys.activeDataSource,
     queryFn: async () => unwrap(await api.GET('/api/datasource/active')),

@@ -6,7 +6,7 @@ import { useRoutingMutation } from './mutation';
 
 // One middleware or service: read, saved or created, deleted.
 
-export const definitionQuery = (kind: DefinitionKind, id: string) =>
+const definitionQuery = (kind: DefinitionKind, id: string) =>
   queryOptions({
     queryKey: routingKeys.definition(kind, id),
     queryFn: async () =>
@@ -19,7 +19,7 @@ export const definitionQuery = (kind: DefinitionKind, id: string) =>
 export const useDefinition = (kind: DefinitionKind, id: string | undefined) =>
   useQuery({ ...definitionQuery(kind, id ?? ''), enabled: id !== undefined });
 
-export interface DefinitionBody {
+interface DefinitionBody {
   name: string;
   type: string;
   config: Record<string, unknown>;

@@ -11,7 +11,7 @@ export const middlewaresQuery = () =>
     queryFn: async () => unwrap(await api.GET('/api/middlewares')),
   });
 
-export const servicesQuery = () =>
+const servicesQuery = () =>
   queryOptions({
     queryKey: routingKeys.services,
     queryFn: async () => unwrap(await api.GET('/api/services')),

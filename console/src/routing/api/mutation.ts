@@ -4,7 +4,7 @@ import { notify } from '../../lib/notify';
 import { routingKeys } from './keys';
 
 /** What a mutation's notification says; `done` may depend on the variables and the answer. */
-export interface MutationWords<V, R> {
+interface MutationWords<V, R> {
   done: string | ((variables: V, answer: R) => string);
   failed: string;
 }

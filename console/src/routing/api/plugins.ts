@@ -7,7 +7,7 @@ import { useRoutingMutation } from './mutation';
 export type Plugin = components['schemas']['PluginDto'];
 
 /** The plugin catalogue, with where it came from and what went wrong reading it (response headers). */
-export const pluginsQuery = () =>
+const pluginsQuery = () =>
   queryOptions({
     queryKey: routingKeys.plugins,
     queryFn: async () => {
@@ -20,7 +20,7 @@ export const pluginsQuery = () =>
     },
   });
 
-export const pluginConfigPathQuery = () =>
+const pluginConfigPathQuery = () =>
   queryOptions({
     queryKey: routingKeys.pluginConfigPath,
     queryFn: async () => unwrap(await api.GET('/api/plugins/configpath')),

@@ -10,13 +10,13 @@ export const resourcesQuery = () =>
   });
 
 /** Resources discovered last first (`?sort=recent`). */
-export const recentResourcesQuery = () =>
+const recentResourcesQuery = () =>
   queryOptions({
     queryKey: routingKeys.recentResources,
     queryFn: async () => unwrap(await api.GET('/api/resources', { params: { query: { sort: 'recent' } } })),
   });
 
-export const resourceQuery = (id: string) =>
+const resourceQuery = (id: string) =>
   queryOptions({
     queryKey: routingKeys.resource(id),
     queryFn: async () => unwrap(await api.GET('/api/resources/{id}', { params: { path: { id } } })),

@@ -3,13 +3,13 @@ import { api, unwrap } from '../../api/client';
 import { routingKeys } from './keys';
 
 /** The dynamic configuration Keel serves Traefik. */
-export const traefikConfigQuery = () =>
+const traefikConfigQuery = () =>
   queryOptions({
     queryKey: routingKeys.traefikConfig,
     queryFn: async () => unwrap(await api.GET('/api/traefik-config')) as Record<string, unknown>,
   });
 
-export const traefikHistoryQuery = () =>
+const traefikHistoryQuery = () =>
   queryOptions({
     queryKey: routingKeys.traefikHistory,
     queryFn: async () =>
@@ -17,7 +17,7 @@ export const traefikHistoryQuery = () =>
   });
 
 /** One past generation of the configuration (it never changes once written). */
-export const traefikGenerationQuery = (id: number | null) =>
+const traefikGenerationQuery = (id: number | null) =>
   queryOptions({
     queryKey: routingKeys.traefikGeneration(id),
     enabled: id !== null,
@@ -27,7 +27,7 @@ export const traefikGenerationQuery = (id: number | null) =>
   });
 
 /** Traefik's live status (read through the Traefik API data source on every fetch: not refetched on focus). */
-export const traefikStatusQuery = () =>
+const traefikStatusQuery = () =>
   queryOptions({
     queryKey: routingKeys.traefikStatus,
     staleTime: 10_000,

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { sessionKeys } from './keys';
 
 /** Files of the instance matching `query` (for `@` mentions); off while `query` is undefined. */
-export const mentionFilesQuery = (directory: string, query: string | undefined) =>
+const mentionFilesQuery = (directory: string, query: string | undefined) =>
   queryOptions({
     queryKey: sessionKeys.mentionFiles(directory, query),
     enabled: query !== undefined,
@@ -13,7 +13,7 @@ export const mentionFilesQuery = (directory: string, query: string | undefined) 
   });
 
 /** The files browser's search (up to 100 paths); off while `query` is empty. */
-export const findFilesQuery = (directory: string, query: string) =>
+const findFilesQuery = (directory: string, query: string) =>
   queryOptions({
     queryKey: sessionKeys.findFiles(directory, query),
     enabled: query !== '',
@@ -22,20 +22,20 @@ export const findFilesQuery = (directory: string, query: string) =>
   });
 
 /** Git's view of the working tree's changed files. */
-export const fileStatusQuery = (directory: string) =>
+const fileStatusQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.fileStatus(directory),
     queryFn: async () => unwrap(await api.GET('/file/status', { params: { query: { directory } } })),
   });
 
 /** One directory's entries (`path` relative to the project, '' for its top). */
-export const fileListQuery = (directory: string, path: string) =>
+const fileListQuery = (directory: string, path: string) =>
   queryOptions({
     queryKey: sessionKeys.fileList(directory, path),
     queryFn: async () => unwrap(await api.GET('/file', { params: { query: { directory, path } } })),
   });
 
-export const fileContentQuery = (directory: string, path: string) =>
+const fileContentQuery = (directory: string, path: string) =>
   queryOptions({
     queryKey: sessionKeys.fileContent(directory, path),
     queryFn: async () => unwrap(await api.GET('/file/content', { params: { query: { directory, path } } })),

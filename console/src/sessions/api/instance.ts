@@ -4,21 +4,21 @@ import { sessionKeys } from './keys';
 
 // What an instance offers a prompt: agents, models and commands change rarely (a minute's staleness).
 
-export const agentsQuery = (directory: string) =>
+const agentsQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.agents(directory),
     staleTime: 60_000,
     queryFn: async () => unwrap(await api.GET('/agent', { params: { query: { directory } } })),
   });
 
-export const providersQuery = (directory: string) =>
+const providersQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.providers(directory),
     staleTime: 60_000,
     queryFn: async () => unwrap(await api.GET('/config/providers', { params: { query: { directory } } })),
   });
 
-export const commandsQuery = (directory: string) =>
+const commandsQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.commands(directory),
     staleTime: 60_000,

@@ -5,7 +5,7 @@ import { notify } from '../../lib/notify';
 import { sessionKeys } from './keys';
 
 /** The permissions waiting for an answer (the event stream adds and removes them). */
-export const permissionsQuery = (directory: string) =>
+const permissionsQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.permissions,
     enabled: !!directory,

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { sessionKeys } from './keys';
 
-export type Project = components['schemas']['Project'];
+type Project = components['schemas']['Project'];
 
 /**
  * The projects the server knows and may still open (inside an allowed root: a project made under
@@ -21,13 +21,13 @@ export async function openableProjects(): Promise<Project[]> {
     .sort((a, b) => b.time.updated - a.time.updated);
 }
 
-export const openableProjectsQuery = () =>
+const openableProjectsQuery = () =>
   queryOptions({ queryKey: sessionKeys.openableProjects, queryFn: openableProjects });
 
 export const useOpenableProjects = () => useQuery(openableProjectsQuery());
 
 /** A directory's subdirectories (the allowed roots when `path` is null), to pick a project from. */
-export const directoriesQuery = (path: string | null) =>
+const directoriesQuery = (path: string | null) =>
   queryOptions({
     queryKey: sessionKeys.directories(path),
     queryFn: async () =>

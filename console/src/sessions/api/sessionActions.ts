@@ -26,7 +26,7 @@ export function useCreateSession(directory: string | undefined, config: Mutation
   });
 }
 
-export type SessionAction =
+type SessionAction =
   { kind: 'abort' | 'share' | 'unshare' | 'unrevert' } | { kind: 'revert' | 'fork'; messageID: string };
 
 /** What each action's notification says, done and failed. */
@@ -94,7 +94,7 @@ export function useSessionAction(
   });
 }
 
-export interface Prompt {
+interface Prompt {
   text: string;
   /** A chosen command, run with the text as its arguments. */
   command: string | null;

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import type { MessageEntry, Session } from '../../conversation/model';
 import { sessionKeys } from './keys';
 
-export const sessionListQuery = (directory: string | undefined) =>
+const sessionListQuery = (directory: string | undefined) =>
   queryOptions({
     queryKey: sessionKeys.list(directory ?? ''),
     enabled: !!directory,
@@ -14,7 +14,7 @@ export const sessionListQuery = (directory: string | undefined) =>
 export const useSessionList = (directory: string | undefined) => useQuery(sessionListQuery(directory));
 
 /** A session's record (query options shared by the page and the prefetch of an opened tab). */
-export const sessionQuery = (directory: string, id: string) =>
+const sessionQuery = (directory: string, id: string) =>
   queryOptions({
     queryKey: sessionKeys.session(directory, id),
     queryFn: async (): Promise<Session> =>
@@ -32,7 +32,7 @@ export const MESSAGE_PAGE = 100;
  * The last `limit` messages of a session (the API's `limit` is "the last N"). The cache key carries the
  * limit under `sessionKeys.messages`, so the event stream updates whichever page is loaded.
  */
-export const messagesQuery = (directory: string, id: string, limit = MESSAGE_PAGE) =>
+const messagesQuery = (directory: string, id: string, limit = MESSAGE_PAGE) =>
   queryOptions({
     queryKey: [...sessionKeys.messages(directory, id), limit],
     staleTime: Infinity,
@@ -62,7 +62,7 @@ export function prefetchOpenedSession(queryClient: QueryClient): void {
   void queryClient.prefetchQuery(messagesQuery(directory, id));
 }
 
-export const todosQuery = (directory: string, id: string) =>
+const todosQuery = (directory: string, id: string) =>
   queryOptions({
     queryKey: sessionKeys.todos(directory, id),
     queryFn: async () =>
@@ -76,7 +76,7 @@ export const todosQuery = (directory: string, id: string) =>
 export const useTodos = (directory: string, id: string) => useQuery(todosQuery(directory, id));
 
 /** The files a session changed; off while `id` is empty (no session chosen). */
-export const sessionDiffQuery = (directory: string, id: string) =>
+const sessionDiffQuery = (directory: string, id: string) =>
   queryOptions({
     queryKey: sessionKeys.diff(directory, id),
     enabled: !!id,
@@ -90,7 +90,7 @@ export const sessionDiffQuery = (directory: string, id: string) =>
 
 export const useSessionDiff = (directory: string, id: string) => useQuery(sessionDiffQuery(directory, id));
 
-export const sessionStatusQuery = (directory: string) =>
+const sessionStatusQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.status(directory),
     enabled: !!directory,

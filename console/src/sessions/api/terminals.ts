@@ -7,7 +7,7 @@ import { sessionKeys } from './keys';
 
 type Terminal = components['schemas']['Pty'];
 
-export const terminalsQuery = (directory: string) =>
+const terminalsQuery = (directory: string) =>
   queryOptions({
     queryKey: sessionKeys.terminals(directory),
     queryFn: async () => unwrap(await api.GET('/pty', { params: { query: { directory } } })),

@@ -4,13 +4,13 @@ import { memoryHeaders } from '../../api/memoryApiKey';
 import { openableProjects } from '../../sessions/api/projects';
 
 /** Query keys of the overview page (figures gathered across the surfaces, polled). */
-export const overviewKeys = {
+const overviewKeys = {
   sessions: ['overview', 'sessions'] as const,
   memory: ['overview', 'memory'] as const,
   health: ['overview', 'health'] as const,
 };
 
-export interface LiveSession {
+interface LiveSession {
   id: string;
   title: string;
   directory: string;

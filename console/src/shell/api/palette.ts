@@ -4,7 +4,7 @@ import { memoryHeaders } from '../../api/memoryApiKey';
 import { openableProjects } from '../../sessions/api/projects';
 
 /** Query keys of the command palette's own searches (the routing lists are routing's queries). */
-export const paletteKeys = {
+const paletteKeys = {
   sessions: ['palette', 'sessions'] as const,
   documents: ['palette', 'documents'] as const,
   commands: (directory: string) => ['palette', 'commands', directory] as const,

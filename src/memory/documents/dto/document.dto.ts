@@ -35,8 +35,8 @@ export class IngestResponse {
   @ApiProperty({ enum: ['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed'] }) status!: string;
 }
 
-export const TASK_TYPES = ['memory', 'superrag'] as const;
-export const DREAMING = ['dynamic', 'instant'] as const;
+const TASK_TYPES = ['memory', 'superrag'] as const;
+const DREAMING = ['dynamic', 'instant'] as const;
 
 /**
  * The fields every document write shares (add, update, batch items and batch defaults), checked in
@@ -75,7 +75,7 @@ class BatchItemContent {
 }
 
 /** One item of a batch (a string is its content); checked one by one, so a bad item fails alone. */
-export class BatchDocument extends DocumentFields(BatchItemContent) {
+class BatchDocument extends DocumentFields(BatchItemContent) {
   declare content: string;
 }
 
@@ -168,7 +168,7 @@ export class DocumentSummary {
   @ApiPropertyOptional({ description: 'Keel addition: why the document failed (failed documents only)' }) error?: string;
 }
 
-export class DocumentPagination {
+class DocumentPagination {
   @ApiProperty({ type: 'integer' }) currentPage!: number;
   @ApiProperty({ type: 'integer' }) limit!: number;
   @ApiProperty({ type: 'integer' }) totalItems!: number;
@@ -245,7 +245,7 @@ export class DeleteBulkBody {
   @Text({ description: 'A file path, or a folder ending in /' }) filepath?: string;
 }
 
-export class DeleteBulkError {
+class DeleteBulkError {
   @ApiProperty() id!: string;
   @ApiProperty() error!: string;
 }

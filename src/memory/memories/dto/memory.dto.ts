@@ -7,7 +7,7 @@ import { METADATA } from '../../search/dto/search.dto';
 import { ContainerTags, Filters, Flag, IsoDate, LIMITS, MetadataField, Num, OneOf, Tag, Text } from '../../validation';
 
 /** Requests of `/v4/memories*` and `/v4/profile/buckets` (checked by MemoryBody from these declarations) and answers. */
-export class NewMemory {
+class NewMemory {
   @Text({}, { required: true, min: 1, max: LIMITS.memoryContentLength }) content!: string;
   @IsoDate({ description: 'Forget the memory after this time' }) forgetAfter?: string;
   @Flag() isStatic?: boolean;
@@ -38,7 +38,7 @@ export class CreateMemoriesBody {
   @NewMemories({ type: [NewMemory], minItems: 1, maxItems: 100 }) memories!: NewMemory[];
 }
 
-export class CreatedMemory {
+class CreatedMemory {
   @ApiProperty() id!: string;
   @ApiProperty() memory!: string;
   @ApiProperty() isStatic!: boolean;
@@ -99,7 +99,7 @@ export class MemoryView {
   @ApiProperty({ type: 'string', enum: ['updates', 'extends', 'derives'], nullable: true, description: 'Keel addition: how this version relates to its parent' }) relation!: string | null;
 }
 
-export class MemoryEntryView extends MemoryView {
+class MemoryEntryView extends MemoryView {
   @ApiProperty({ description: 'The container tag' }) spaceId!: string;
   @ApiProperty() orgId!: string;
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) memoryRelations!: Record<string, string>;
@@ -108,7 +108,7 @@ export class MemoryEntryView extends MemoryView {
   @ApiProperty({ type: [String] }) documentIds!: string[];
 }
 
-export class Pagination {
+class Pagination {
   @ApiProperty({ type: 'integer' }) currentPage!: number;
   @ApiProperty({ type: 'integer' }) limit!: number;
   @ApiProperty({ type: 'integer' }) totalItems!: number;
@@ -171,7 +171,7 @@ export class ProfileBucketsBody {
   @Tag({}, { required: true }) containerTag!: string;
 }
 
-export class ProfileBucket {
+class ProfileBucket {
   @ApiProperty() key!: string;
   @ApiProperty() description!: string;
 }

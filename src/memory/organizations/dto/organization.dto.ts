@@ -2,7 +2,7 @@ import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { UnknownFieldsRefused } from '../../../common/validation/request-fields';
 import { MemoryField } from '../../validation';
 
-export const NAME_MAX = 100;
+const NAME_MAX = 100;
 
 /** A name of 1 to NAME_MAX characters, not blank; the handler receives it trimmed. */
 const Name = (api: ApiPropertyOptions) =>

@@ -7,7 +7,7 @@ export class WebhookDeliveriesQuery {
   @Text({ description: 'Only deliveries about this document' }, { min: 1, max: 255 }) documentId?: string;
 }
 
-export class WebhookDeliveryView {
+class WebhookDeliveryView {
   @ApiProperty() id!: string;
   @ApiProperty({ description: 'Receiver URL without user info or query' }) receiver!: string;
   @ApiProperty() type!: string;

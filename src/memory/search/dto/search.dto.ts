@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import type { FilterExpression } from '../metadata-filter';
 import { isJsonObject } from '../../../common/validation/request-fields';
-import { ContainerTags, FILTERS_SCHEMA, Filters, Flag, List, MemoryField, Num, OneOf, Tag, Text } from '../../validation';
+import { ContainerTags, Filters, Flag, List, MemoryField, Num, OneOf, Tag, Text } from '../../validation';
 
 /** Search and profile requests (checked by MemoryBody from these declarations) and answers: the supermemory SDK's params and responses. */
 export const METADATA: ApiPropertyOptions = { type: 'object', additionalProperties: true, nullable: true };
-
-export const FILTERS = FILTERS_SCHEMA;
 
 /** `include` of `/v4/search`: an object (null counts as absent). */
 const SearchIncludeField = (api: ApiPropertyOptions) =>
@@ -33,7 +31,7 @@ export class SearchDocumentsBody {
   @ApiPropertyOptional() rewriteQuery?: boolean;
 }
 
-export class ChunkHit {
+class ChunkHit {
   @ApiProperty() content!: string;
   @ApiProperty() isRelevant!: boolean;
   @ApiProperty() score!: number;

@@ -50,7 +50,7 @@ function credentials(spelling: 'basic_auth' | 'basicAuth') {
 const CredentialsField = (api: ApiPropertyOptions, spelling: 'basic_auth' | 'basicAuth') =>
   Field(api, 'credentials', credentials(spelling), true);
 
-export class BasicAuthDto {
+class BasicAuthDto {
   @OptionalText({ required: true })
   username: string;
 

@@ -1,7 +1,7 @@
 import { WholeNumber } from '../../routing-validation';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-export class GenerationSummaryDto {
+class GenerationSummaryDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({
@@ -12,7 +12,7 @@ export class GenerationSummaryDto {
   @ApiProperty({ type: 'integer', description: 'Lines the diff removes' }) removed: number;
 }
 
-export class RetentionDto {
+class RetentionDto {
   @ApiProperty({ type: 'integer' }) max: number;
   @ApiProperty({ type: 'integer' }) days: number;
 }
@@ -29,7 +29,7 @@ export class GenerationDetailDto extends GenerationSummaryDto {
   @ApiProperty({ type: 'integer', nullable: true }) previous_id: number | null;
 }
 
-export class TraefikObjectDto {
+class TraefikObjectDto {
   @ApiProperty({ description: 'name@provider' }) name: string;
   @ApiProperty() provider: string;
   @ApiProperty({ description: "Traefik's status: enabled, disabled or warning" }) status: string;
@@ -40,7 +40,7 @@ export class TraefikObjectDto {
   @ApiProperty({ type: [String], description: "Traefik's error messages for it" }) errors: string[];
 }
 
-export class KeelRouterStatusDto {
+class KeelRouterStatusDto {
   @ApiProperty() resource_id: string;
   @ApiProperty() host: string;
   @ApiProperty({ description: 'The router name Keel generates (without @provider)' }) router: string;

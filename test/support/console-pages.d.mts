@@ -1,0 +1,1 @@
+export function consolePages(options: { q: string; sessionID: string; file?: string; resource?: string }): [string, string][];
