@@ -5,12 +5,14 @@ import { DataSourceStore } from './data-sources/data-source.store';
 import { DataSourcesController } from './data-sources/data-sources.controller';
 import { DataSourcesService } from './data-sources/data-sources.service';
 import { MiddlewaresController, ServicesController } from './definitions/definitions.controller';
+import { DefinitionRepository } from './definitions/definition.repository';
 import { DefinitionsService } from './definitions/definitions.service';
 import { RoutingMiddleware } from './definitions/middleware.entity';
 import { ROUTING_SETTINGS } from './middleware-manager.settings';
 import { RoutingResourceMiddleware } from './resources/resource-middleware.entity';
 import { RoutingResourceService } from './resources/resource-service.entity';
 import { RoutingResource } from './resources/resource.entity';
+import { ResourceRepository } from './resources/resource.repository';
 import { ResourceWatcher } from './resources/resource-watcher.service';
 import { ResourcesController } from './resources/resources.controller';
 import { ResourcesService } from './resources/resources.service';
@@ -23,6 +25,7 @@ import { TraefikConfigController } from './traefik-output/traefik-config.control
 import { TraefikConfigService } from './traefik-output/traefik-config.service';
 import { TraefikConfigGeneration } from './traefik-output/traefik-config-generation.entity';
 import { TraefikConfigHistory } from './traefik-output/traefik-config-history.service';
+import { TraefikGenerationRepository } from './traefik-output/traefik-generation.repository';
 import { TraefikStatusService } from './traefik-output/traefik-status.service';
 
 /** The Traefik middleware manager (middleware-manager v3 drop-in): `/api/*` and `/health`. */
@@ -54,10 +57,13 @@ import { TraefikStatusService } from './traefik-output/traefik-status.service';
     RoutingEvents,
     DataSourceStore,
     DataSourcesService,
+    DefinitionRepository,
     DefinitionsService,
+    ResourceRepository,
     ResourcesService,
     ResourceWatcher,
     TraefikConfigService,
+    TraefikGenerationRepository,
     TraefikConfigHistory,
     TraefikStatusService,
     PluginCatalogue,

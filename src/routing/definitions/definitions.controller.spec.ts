@@ -2,7 +2,8 @@ import { ConflictError, issue, NotFoundError, ValidationError } from '../../comm
 import { controllerSetup, ControllerContext, TEST_REQUEST_ID } from '../../../test/support/controller-setup';
 import { expectRoutingError } from '../../../test/support/error-bodies';
 import { MiddlewaresController, ServicesController } from './definitions.controller';
-import { DefinitionKind, DefinitionsService } from './definitions.service';
+import type { DefinitionKind } from './definition.repository';
+import { DefinitionsService } from './definitions.service';
 
 /**
  * Status codes and the `{code, message}` body of the routing manager's definitions, on the wire

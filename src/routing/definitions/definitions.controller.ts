@@ -8,7 +8,8 @@ import {
   SaveServiceDto,
 } from './dto/save-definition.dto';
 import { RoutingBody } from '../routing-validation';
-import { DefinitionsService, MIDDLEWARE_KIND, SERVICE_KIND } from './definitions.service';
+import { MIDDLEWARE_KIND, SERVICE_KIND } from './definition.repository';
+import { DefinitionsService } from './definitions.service';
 
 @ApiTags('routing: middlewares')
 @ApiBasicAuth('basic')

@@ -1,29 +1,15 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { describeFetchError, DiscoveredRouter, fetchRouters } from '../data-sources/data-source.client';
 import { DataSourceStore } from '../data-sources/data-source.store';
-import { RoutingMiddleware } from '../definitions/middleware.entity';
+import { DefinitionRepository, MIDDLEWARE_KIND } from '../definitions/definition.repository';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
-import { RoutingResourceMiddleware } from './resource-middleware.entity';
 import { RoutingResource } from './resource.entity';
+import { ResourceRepository } from './resource.repository';
 import { DEFAULT_ROUTER_PRIORITY } from './resources.service';
 import { RoutingEvents } from '../routing-events';
-
-// Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits.
-const INSERT_CHUNK = 200;
-
-async function insertInChunks<T extends object>(repo: Repository<T>, rows: Partial<T>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await repo
-      .createQueryBuilder()
-      .insert()
-      .orIgnore()
-      .values(rows.slice(i, i + INSERT_CHUNK) as never)
-      .execute();
-  }
-}
 
 interface SyncResult {
   source: string;
@@ -66,6 +52,8 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly resources: ResourceRepository,
+    private readonly definitions: DefinitionRepository,
     private readonly store: DataSourceStore,
     private readonly events: RoutingEvents,
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
@@ -135,8 +123,7 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     }
     if (this.stopped) return null;
     const result = await this.db.transaction(async (manager) => {
-      const repo = manager.getRepository(RoutingResource);
-      const existing = new Map((await repo.find()).map((r) => [r.id, r]));
+      const existing = new Map((await this.resources.all(manager)).map((r) => [r.id, r]));
       const listed = new Set(routers.map((r) => r.id));
       const discovered = new Map<string, DiscoveredRouter>();
       for (const router of routers) {
@@ -171,37 +158,22 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
           row.source_type !== router.sourceType
         ) {
           // Only what the source owns; the user's router settings stay.
-          await manager
-            .createQueryBuilder()
-            .update(RoutingResource)
-            .set({
-              host: router.host,
-              service_id: router.serviceId,
-              status: 'active',
-              source_type: router.sourceType,
-              updated_at: () => 'CURRENT_TIMESTAMP',
-            })
-            .where('id = :id', { id: router.id })
-            .execute();
+          const { host, serviceId: service_id, sourceType: source_type } = router;
+          await this.resources.update(
+            router.id,
+            { host, service_id, status: 'active', source_type },
+            manager,
+          );
           (reactivated ? outcome.reactivated : outcome.updated).push(router.id);
         }
       }
-      // Ignored on conflict: another replica may have inserted the same router a moment ago.
-      await insertInChunks(repo, added);
-      await insertInChunks(
-        manager.getRepository(RoutingResourceMiddleware),
-        await this.defaultLinks(manager.getRepository(RoutingMiddleware), outcome.added),
-      );
+      await this.resources.insertIgnoring(added, manager);
+      await this.resources.linkMiddlewaresIgnoring(await this.defaultLinks(manager, outcome.added), manager);
       const vanished = [...existing.values()]
         .filter((r) => r.status === 'active' && !discovered.has(r.id))
         .map((r) => r.id);
       if (vanished.length) {
-        await manager
-          .createQueryBuilder()
-          .update(RoutingResource)
-          .set({ status: 'disabled', updated_at: () => 'CURRENT_TIMESTAMP' })
-          .where({ id: In(vanished) })
-          .execute();
+        await this.resources.disable(vanished, manager);
       }
       outcome.disabled = vanished.sort();
       return outcome;
@@ -245,13 +217,13 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** Links of the default middlewares (issue #56) for new resources; unknown ids are skipped with a warning. */
-  private async defaultLinks(middlewares: Repository<RoutingMiddleware>, resourceIds: string[]) {
+  private async defaultLinks(manager: EntityManager, resourceIds: string[]) {
     const wanted = this.settings.defaultMiddlewares;
     if (!wanted.length || !resourceIds.length) return [];
-    const known = new Set(
-      (await middlewares.find({ select: { id: true }, where: { id: In(wanted.map((m) => m.id)) } })).map(
-        (m) => m.id,
-      ),
+    const known = await this.definitions.existing(
+      MIDDLEWARE_KIND,
+      wanted.map((m) => m.id),
+      manager,
     );
     for (const { id } of wanted.filter((m) => !known.has(m.id))) {
       this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });

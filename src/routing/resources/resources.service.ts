@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { BadRequestError, NotFoundError } from '../../common/errors';
 import { ListResourcesQueryDto } from './dto/list-resources.dto';
-import { AssignedMiddlewareDto, ResourceDto } from './dto/resource.dto';
+import { ResourceDto } from './dto/resource.dto';
 import { AssignMiddlewareDto, AssignMiddlewaresDto, AssignServiceDto } from './dto/assign-middleware.dto';
 import {
   UpdateHeadersConfigDto,
@@ -12,15 +12,13 @@ import {
   UpdateTcpConfigDto,
   UpdateTlsConfigDto,
 } from './dto/update-router.dto';
+import { DefinitionRepository, MIDDLEWARE_KIND, SERVICE_KIND } from '../definitions/definition.repository';
 import { definitionView, DefinitionView } from '../definitions/definitions.service';
 import { parseJsonObject } from '../json-text';
-import { RoutingMiddleware } from '../definitions/middleware.entity';
-import { RoutingResourceMiddleware } from './resource-middleware.entity';
-import { RoutingResourceService } from './resource-service.entity';
-import { RoutingResource, ResourceStatus } from './resource.entity';
+import { RoutingResource } from './resource.entity';
+import { ResourceFilter, ResourceRepository } from './resource.repository';
 import { RoutingEvents } from '../routing-events';
 import { splitList } from '../routing-validation';
-import { RoutingService } from '../definitions/service.entity';
 
 const DEFAULT_LINK_PRIORITY = 200;
 export const DEFAULT_ROUTER_PRIORITY = 200;
@@ -35,50 +33,15 @@ export function byExecutionOrder<T extends { priority: number; id: string }>(a: 
 export class ResourcesService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly resources: ResourceRepository,
+    private readonly definitions: DefinitionRepository,
     private readonly events: RoutingEvents,
   ) {}
 
-  private async views(
-    where?: { id?: string; status?: ResourceStatus },
-    recentFirst = false,
-  ): Promise<ResourceDto[]> {
-    const resources = await this.db.getRepository(RoutingResource).find({
-      where: where ?? {},
-      order: recentFirst ? { created_at: 'DESC', id: 'ASC' } : { id: 'ASC' },
-    });
-    if (resources.length === 0) return [];
-    const single = where?.id !== undefined;
-    const links = this.db
-      .getRepository(RoutingResourceMiddleware)
-      .createQueryBuilder('rm')
-      .innerJoin(RoutingMiddleware, 'm', 'm.id = rm.middleware_id')
-      .select(['rm.resource_id AS resource_id', 'm.id AS id', 'm.name AS name', 'rm.priority AS priority']);
-    const serviceLinks = this.db
-      .getRepository(RoutingResourceService)
-      .createQueryBuilder('rs')
-      .innerJoin(RoutingService, 's', 's.id = rs.service_id')
-      .select(['rs.resource_id AS resource_id', 's.id AS id', 's.name AS name', 's.type AS type']);
-    if (single) {
-      links.where('rm.resource_id = :id', { id: where.id });
-      serviceLinks.where('rs.resource_id = :id', { id: where.id });
-    }
-    const [linkRows, serviceRows] = await Promise.all([
-      links.getRawMany<{ resource_id: string; id: string; name: string; priority: number | string }>(),
-      serviceLinks.getRawMany<{ resource_id: string; id: string; name: string; type: string }>(),
-    ]);
-    const byResource = new Map<string, AssignedMiddlewareDto[]>();
-    for (const row of linkRows) {
-      const list = byResource.get(row.resource_id) ?? [];
-      list.push({ id: row.id, name: row.name, priority: Number(row.priority) });
-      byResource.set(row.resource_id, list);
-    }
-    const services = new Map<string, { id: string; name: string; type: string }>();
-    for (const row of serviceRows.sort((a, b) => (a.id < b.id ? -1 : 1))) {
-      if (!services.has(row.resource_id))
-        services.set(row.resource_id, { id: row.id, name: row.name, type: row.type });
-    }
-    return resources.map((r) => {
-      const assigned = (byResource.get(r.id) ?? []).sort(byExecutionOrder);
+  private async views(where?: ResourceFilter, recentFirst?: boolean): Promise<ResourceDto[]> {
+    const rows = await this.resources.withLinks(where, recentFirst);
+    return rows.map(({ resource: r, middlewares, service }) => {
+      const assigned = middlewares.sort(byExecutionOrder);
       return {
         id: r.id,
         host: r.host,
@@ -98,7 +61,7 @@ export class ResourcesService {
         assigned_middlewares: assigned,
         // Stored only after the headers rule (names and string values), so the map holds strings.
         custom_headers_map: parseJsonObject(r.custom_headers) as Record<string, string>,
-        assigned_service: services.get(r.id) ?? null,
+        assigned_service: service,
       };
     });
   }
@@ -115,7 +78,7 @@ export class ResourcesService {
   }
 
   private async find(manager: EntityManager, id: string): Promise<RoutingResource> {
-    const resource = await manager.getRepository(RoutingResource).findOne({ where: { id } });
+    const resource = await this.resources.find(id, manager);
     if (!resource) throw new NotFoundError(`Resource not found: ${id}`);
     return resource;
   }
@@ -135,10 +98,7 @@ export class ResourcesService {
     await this.db.transaction(async (manager) => {
       const resource = await this.find(manager, id);
       if (resource.status !== 'disabled') throw new BadRequestError('Only disabled resources can be deleted');
-      // The foreign keys cascade; explicit deletes also clean databases adopted without them.
-      await manager.getRepository(RoutingResourceMiddleware).delete({ resource_id: id });
-      await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
-      await manager.getRepository(RoutingResource).delete({ id });
+      await this.resources.delete(id, manager);
     });
     this.events.publish('resource.deleted', { id });
     return { message: 'Resource deleted successfully' };
@@ -157,11 +117,12 @@ export class ResourcesService {
     const { middleware_id: middlewareId, priority } = ResourcesService.link(body);
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
-      if (!(await manager.getRepository(RoutingMiddleware).existsBy({ id: middlewareId })))
+      if (!(await this.definitions.exists(MIDDLEWARE_KIND, middlewareId, manager)))
         throw new NotFoundError('Middleware not found');
-      await manager
-        .getRepository(RoutingResourceMiddleware)
-        .upsert({ resource_id: id, middleware_id: middlewareId, priority }, ['resource_id', 'middleware_id']);
+      await this.resources.linkMiddleware(
+        { resource_id: id, middleware_id: middlewareId, priority },
+        manager,
+      );
     });
     this.changed(id, 'middlewares');
     return { resource_id: id, middleware_id: middlewareId, priority };
@@ -181,13 +142,12 @@ export class ResourcesService {
     const skipped: string[] = [];
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
-      const links = manager.getRepository(RoutingResourceMiddleware);
       for (const entry of entries) {
-        if (!(await manager.getRepository(RoutingMiddleware).existsBy({ id: entry.middleware_id }))) {
+        if (!(await this.definitions.exists(MIDDLEWARE_KIND, entry.middleware_id, manager))) {
           skipped.push(entry.middleware_id);
           continue;
         }
-        await links.upsert({ resource_id: id, ...entry }, ['resource_id', 'middleware_id']);
+        await this.resources.linkMiddleware({ resource_id: id, ...entry }, manager);
         assigned.push(entry);
       }
     });
@@ -198,10 +158,8 @@ export class ResourcesService {
   async removeMiddleware(id: string, middlewareId: string): Promise<{ message: string }> {
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot remove middleware from a disabled resource');
-      const result = await manager
-        .getRepository(RoutingResourceMiddleware)
-        .delete({ resource_id: id, middleware_id: middlewareId });
-      if (!result.affected) throw new NotFoundError('Resource middleware relationship not found');
+      if (!(await this.resources.unlinkMiddleware(id, middlewareId, manager)))
+        throw new NotFoundError('Resource middleware relationship not found');
     });
     this.changed(id, 'middlewares');
     return { message: 'Middleware removed from resource successfully' };
@@ -209,11 +167,9 @@ export class ResourcesService {
 
   async getService(id: string): Promise<{ resource_id: string; service: DefinitionView }> {
     await this.find(this.db.manager, id);
-    const link = await this.db
-      .getRepository(RoutingResourceService)
-      .findOne({ where: { resource_id: id }, order: { service_id: 'ASC' } });
-    if (!link) throw new NotFoundError('No service assigned to this resource');
-    const service = await this.db.getRepository(RoutingService).findOne({ where: { id: link.service_id } });
+    const serviceId = await this.resources.serviceId(id);
+    if (serviceId === undefined) throw new NotFoundError('No service assigned to this resource');
+    const service = await this.definitions.find(SERVICE_KIND, serviceId);
     if (!service) throw new NotFoundError('Service not found');
     return { resource_id: id, service: definitionView(service) };
   }
@@ -226,10 +182,9 @@ export class ResourcesService {
     const serviceId = body.service_id;
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign service to a disabled resource');
-      if (!(await manager.getRepository(RoutingService).existsBy({ id: serviceId })))
+      if (!(await this.definitions.exists(SERVICE_KIND, serviceId, manager)))
         throw new NotFoundError('Service not found');
-      await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
-      await manager.getRepository(RoutingResourceService).insert({ resource_id: id, service_id: serviceId });
+      await this.resources.setService(id, serviceId, manager);
     });
     this.changed(id, 'service');
     return { resource_id: id, service_id: serviceId };
@@ -238,8 +193,8 @@ export class ResourcesService {
   async removeService(id: string): Promise<{ message: string }> {
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot remove service from a disabled resource');
-      const result = await manager.getRepository(RoutingResourceService).delete({ resource_id: id });
-      if (!result.affected) throw new NotFoundError('Resource service relationship not found');
+      if (!(await this.resources.clearService(id, manager)))
+        throw new NotFoundError('Resource service relationship not found');
     });
     this.changed(id, 'service');
     return { message: 'Service removed from resource successfully' };
@@ -249,12 +204,7 @@ export class ResourcesService {
   private async updateRouter(id: string, values: Partial<RoutingResource>, change: string): Promise<void> {
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot update a disabled resource');
-      await manager
-        .createQueryBuilder()
-        .update(RoutingResource)
-        .set({ ...values, updated_at: () => 'CURRENT_TIMESTAMP' })
-        .where('id = :id', { id })
-        .execute();
+      await this.resources.update(id, values, manager);
     });
     this.changed(id, change);
   }

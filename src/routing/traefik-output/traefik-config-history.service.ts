@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { structuredPatch } from 'diff';
-import { DataSource, LessThan } from 'typeorm';
 import { issue, NotFoundError, ValidationError } from '../../common/errors';
 import type { GlobalEnvelope } from '../../events/event-bus.service';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
 import { GenerationListQueryDto } from './dto/traefik-history.dto';
 import { TraefikConfigGeneration } from './traefik-config-generation.entity';
+import { TraefikGenerationRepository } from './traefik-generation.repository';
 
 /** A generation as listed: no document, no diff. */
 interface GenerationSummary {
@@ -70,7 +69,7 @@ function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: 
   return { diff: patch.hunks.length ? `${lines.join('\n')}\n` : '', added, removed };
 }
 
-function summary(row: TraefikConfigGeneration): GenerationSummary {
+function summary(row: Omit<TraefikConfigGeneration, 'document' | 'diff'>): GenerationSummary {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -90,13 +89,9 @@ export class TraefikConfigHistory {
   private recording: Promise<unknown> = Promise.resolve();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly generations: TraefikGenerationRepository,
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
   ) {}
-
-  private get repo() {
-    return this.db.getRepository(TraefikConfigGeneration);
-  }
 
   /** Records `yaml` when it differs from the latest generation kept; one recording at a time. */
   record(yaml: string, triggers: string[]): Promise<TraefikConfigGeneration | undefined> {
@@ -113,7 +108,7 @@ export class TraefikConfigHistory {
   }
 
   private async recordNow(yaml: string, triggers: string[]): Promise<TraefikConfigGeneration | undefined> {
-    const [latest] = await this.repo.find({ order: { id: 'DESC' }, take: 1 });
+    const latest = await this.generations.latest();
     if (latest && latest.document === yaml) return undefined;
     const unique = [...new Set(triggers)];
     const trigger =
@@ -129,23 +124,17 @@ export class TraefikConfigHistory {
       latest ? `traefik-config@${new Date(latest.created_at).toISOString()}` : 'traefik-config (none)',
       `traefik-config@${now.toISOString()}`,
     );
-    const row = await this.repo.save(
-      this.repo.create({ created_at: now, trigger, document: yaml, diff, added, removed }),
-    );
-    await this.prune(row.id);
-    return row;
-  }
-
-  private async prune(latestId: number): Promise<void> {
-    const cutoff = new Date(Date.now() - this.settings.historyDays * 86_400_000);
-    await this.repo.delete({ id: LessThan(latestId), created_at: LessThan(cutoff) });
-    const [oldestKept] = await this.repo.find({
-      select: { id: true },
-      order: { id: 'DESC' },
-      skip: this.settings.historyMax - 1,
-      take: 1,
+    const row = await this.generations.add({
+      created_at: now,
+      trigger,
+      document: yaml,
+      diff,
+      added,
+      removed,
     });
-    if (oldestKept) await this.repo.delete({ id: LessThan(oldestKept.id) });
+    const cutoff = new Date(Date.now() - this.settings.historyDays * 86_400_000);
+    await this.generations.prune(row.id, cutoff, this.settings.historyMax);
+    return row;
   }
 
   /** Newest first; `before` pages on (an id from the previous page). */
@@ -153,12 +142,7 @@ export class TraefikConfigHistory {
     generations: GenerationSummary[];
     retention: { max: number; days: number };
   }> {
-    const rows = await this.repo.find({
-      select: { id: true, created_at: true, trigger: true, added: true, removed: true },
-      where: before ? { id: LessThan(Number(before)) } : {},
-      order: { id: 'DESC' },
-      take: limit ? Number(limit) : 50,
-    });
+    const rows = await this.generations.list(limit ? Number(limit) : 50, before ? Number(before) : undefined);
     return {
       generations: rows.map(summary),
       retention: { max: this.settings.historyMax, days: this.settings.historyDays },
@@ -172,14 +156,9 @@ export class TraefikConfigHistory {
         [issue(['id'], 'must be a generation id (a whole number)', 'invalid_value')],
         {},
       );
-    const row = await this.repo.findOne({ where: { id } });
+    const row = await this.generations.find(id);
     if (!row) throw new NotFoundError(`Generation not found: ${idText}`);
-    const [previous] = await this.repo.find({
-      select: { id: true },
-      where: { id: LessThan(id) },
-      order: { id: 'DESC' },
-      take: 1,
-    });
-    return { ...summary(row), document: row.document, diff: row.diff, previous_id: previous?.id ?? null };
+    const previous = await this.generations.previousId(id);
+    return { ...summary(row), document: row.document, diff: row.diff, previous_id: previous ?? null };
   }
 }

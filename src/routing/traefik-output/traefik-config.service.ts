@@ -1,19 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subscription } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { DataSourceStore } from '../data-sources/data-source.store';
-import { RoutingMiddleware } from '../definitions/middleware.entity';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
-import { RoutingResourceMiddleware } from '../resources/resource-middleware.entity';
-import { RoutingResourceService } from '../resources/resource-service.entity';
-import { RoutingResource } from '../resources/resource.entity';
+import { ResourceRepository } from '../resources/resource.repository';
 import { RoutingEvents } from '../routing-events';
-import { RoutingService } from '../definitions/service.entity';
-import { buildTraefikConfig, InvalidRow, RoutingSnapshot, TraefikDocument } from './traefik-config.builder';
+import { buildTraefikConfig, InvalidRow, TraefikDocument } from './traefik-config.builder';
 import { describeEvent, TraefikConfigHistory } from './traefik-config-history.service';
 import { toYaml } from './traefik-yaml';
 
@@ -44,30 +38,17 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   private historyPending?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly resources: ResourceRepository,
     private readonly store: DataSourceStore,
     private readonly events: RoutingEvents,
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
     private readonly history: TraefikConfigHistory,
   ) {}
 
-  async snapshot(): Promise<RoutingSnapshot> {
-    const [resources, middlewares, services, middlewareLinks, serviceLinks] = await Promise.all([
-      this.db.getRepository(RoutingResource).find({ where: { status: 'active' } }),
-      this.db.getRepository(RoutingMiddleware).find({ select: { id: true, type: true, config: true } }),
-      this.db.getRepository(RoutingService).find({ select: { id: true, type: true, config: true } }),
-      this.db
-        .getRepository(RoutingResourceMiddleware)
-        .find({ select: { resource_id: true, middleware_id: true, priority: true } }),
-      this.db.getRepository(RoutingResourceService).find({ select: { resource_id: true, service_id: true } }),
-    ]);
-    return { resources, middlewares, services, middlewareLinks, serviceLinks };
-  }
-
   /** The document for one provider: `file` references Keel's objects as `@file`, `http` as `@http`. */
   async build(ownProvider: 'file' | 'http'): Promise<TraefikDocument> {
     const activeSource = this.store.active().config?.type ?? 'pangolin';
-    return buildTraefikConfig(await this.snapshot(), {
+    return buildTraefikConfig(await this.resources.snapshot(), {
       activeSource,
       certResolver: this.settings.certResolver,
       ownProvider,

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { describeFetchError, fetchJson, sourceUrl, splitProvider } from '../data-sources/data-source.client';
 import { DataSourceStore } from '../data-sources/data-source.store';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
-import { RoutingResource } from '../resources/resource.entity';
+import { ResourceRepository } from '../resources/resource.repository';
 import { httpRouterName } from './traefik-config.builder';
 
 interface TraefikObject {
@@ -73,7 +71,7 @@ function objects(body: unknown): TraefikObject[] {
 @Injectable()
 export class TraefikStatusService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly resources: ResourceRepository,
     private readonly store: DataSourceStore,
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
   ) {}
@@ -108,9 +106,7 @@ export class TraefikStatusService {
     } catch (error) {
       return { ...base, error: `Traefik could not be read: ${describeFetchError(error)}`, ...empty };
     }
-    const resources = await this.db
-      .getRepository(RoutingResource)
-      .find({ where: { status: 'active' }, order: { host: 'ASC' } });
+    const resources = await this.resources.active();
     const byBase = new Map<string, TraefikObject>();
     for (const router of routers) {
       const { base: routerBase, provider } = splitProvider(router.name);
