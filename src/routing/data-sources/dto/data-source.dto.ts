@@ -67,10 +67,8 @@ export class DataSourceDto {
   )
   type: 'pangolin' | 'traefik';
 
-  @RequiredText({ example: 'http://pangolin:3001/api/v1' }, (url) => {
-    const base = baseUrl(url);
-    return base ? baseUrlProblem(base) : undefined;
-  })
+  // Judged as stored: a URL of slashes only would be stored empty.
+  @RequiredText({ example: 'http://pangolin:3001/api/v1' }, (url) => baseUrlProblem(baseUrl(url)))
   url: string;
 
   @CredentialsField({ type: BasicAuthDto }, 'basic_auth')
