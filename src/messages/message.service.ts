@@ -24,14 +24,13 @@
  * Every session-scoped call 404s for an unknown session (the session location is cached, so it is cheap).
  */
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, LessThan, Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { ascendingId } from '../common/ids';
 import type { Instance } from '../projects/instance.service';
 import type { Session } from '../sessions/session.entity';
 import { SessionService, assertIdPrefix } from '../sessions/session.service';
-import { MessageEntity, MessageInfo, MessageWithParts, Part, PartEntity } from './message.entity';
+import { MessageInfo, MessageWithParts, Part } from './message.entity';
+import { MessageRepository } from './message.repository';
 import { PartWriter } from './part-writer';
 
 interface PublishTarget {
@@ -41,24 +40,14 @@ interface PublishTarget {
 
 @Injectable()
 export class MessageService {
-  private readonly upsertMessageSql: string;
-
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(MessageEntity) private readonly messages: Repository<MessageEntity>,
-    @InjectRepository(PartEntity) private readonly partRows: Repository<PartEntity>,
+    private readonly repository: MessageRepository,
     private readonly sessions: SessionService,
     private readonly writer: PartWriter,
   ) {
-    const pg = dataSource.options.type === 'postgres';
-    const p = (n: number) => (pg ? `$${n}` : '?');
-    this.upsertMessageSql =
-      `INSERT INTO "message" ("id", "session_id", "role", "data", "time_created") VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) ` +
-      `ON CONFLICT ("id") DO UPDATE SET "data" = excluded."data", "role" = excluded."role"`;
     sessions.onDelete(async (manager, ids) => {
       writer.forget(ids);
-      await manager.delete(PartEntity, { sessionID: In(ids) });
-      await manager.delete(MessageEntity, { sessionID: In(ids) });
+      await repository.removeSessions(manager, ids);
     });
   }
 
@@ -72,7 +61,7 @@ export class MessageService {
 
   async updateMessage<T extends MessageInfo>(info: T, target: PublishTarget = {}): Promise<T> {
     const { directory } = await this.sessions.locate(info.sessionID);
-    await this.dataSource.query(this.upsertMessageSql, [info.id, info.sessionID, info.role, JSON.stringify(info), info.time.created]);
+    await this.repository.upsertMessage(info);
     // `sessionID` beside the reference's `{info}`: newer opencode clients (1.18) route events by it.
     await this.sessions.publish(info.sessionID, 'message.updated', { sessionID: info.sessionID, info }, target.directory ?? directory);
     return info;
@@ -102,19 +91,14 @@ export class MessageService {
     assertIdPrefix(messageID, 'msg', 'messageID');
     assertIdPrefix(partID, 'prt', 'partID');
     await this.writer.settle();
-    const result = await this.partRows.delete({ id: partID, sessionID, messageID });
-    if (!result.affected) throw new NotFoundError(`Part not found: ${partID}`);
+    if (!(await this.repository.removePart(sessionID, messageID, partID))) throw new NotFoundError(`Part not found: ${partID}`);
     await this.sessions.publish(sessionID, 'message.part.removed', { sessionID, messageID, partID }, target.directory);
   }
 
   async removeMessage(sessionID: string, messageID: string, target: PublishTarget = {}): Promise<void> {
     await this.sessions.locate(sessionID);
     await this.writer.settle();
-    const removed = await this.dataSource.transaction(async (manager) => {
-      await manager.delete(PartEntity, { messageID, sessionID });
-      return (await manager.delete(MessageEntity, { id: messageID, sessionID })).affected;
-    });
-    if (!removed) throw new NotFoundError(`Message not found: ${messageID}`);
+    if (!(await this.repository.removeMessage(sessionID, messageID))) throw new NotFoundError(`Message not found: ${messageID}`);
     await this.sessions.publish(sessionID, 'message.removed', { sessionID, messageID }, target.directory);
   }
 
@@ -124,40 +108,20 @@ export class MessageService {
     // A limit past any possible count (the reference allows any number) means all: SQL cannot take 1e300.
     const wanted = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : undefined;
     const limit = wanted !== undefined && Number.isSafeInteger(wanted) ? wanted : undefined;
-    const rows = await this.messages.find({
-      select: { id: true, data: true },
-      where: { sessionID },
-      order: { id: limit ? 'DESC' : 'ASC' },
-      ...(limit ? { take: limit } : {}),
-    });
-    if (limit) rows.reverse();
-    if (rows.length === 0) return [];
-    const partRows = await this.partRows.find({
-      select: { id: true, messageID: true, data: true },
-      where: limit ? { sessionID, messageID: In(rows.map((r) => r.id)) } : { sessionID },
-      order: { messageID: 'ASC', id: 'ASC' },
-    });
-    const byMessage = new Map<string, Part[]>();
-    for (const row of partRows) {
-      let list = byMessage.get(row.messageID);
-      if (!list) byMessage.set(row.messageID, (list = []));
-      list.push(JSON.parse(row.data) as Part);
-    }
-    return rows.map((row) => ({ info: JSON.parse(row.data) as MessageInfo, parts: byMessage.get(row.id) ?? [] }));
+    return this.repository.list(sessionID, limit);
   }
 
   async get(sessionID: string, messageID: string): Promise<MessageWithParts> {
     await this.sessions.locate(sessionID);
     assertIdPrefix(messageID, 'msg', 'messageID');
-    const row = await this.messages.findOne({ select: { id: true, data: true }, where: { id: messageID, sessionID } });
-    if (!row) throw new NotFoundError(`Message not found: ${messageID}`);
-    return { info: JSON.parse(row.data) as MessageInfo, parts: await this.parts(messageID) };
+    const info = await this.repository.message(sessionID, messageID);
+    if (!info) throw new NotFoundError(`Message not found: ${messageID}`);
+    return { info, parts: await this.parts(messageID) };
   }
 
   async parts(messageID: string): Promise<Part[]> {
     await this.writer.settle();
-    const rows = await this.partRows.find({ select: { id: true, data: true }, where: { messageID }, order: { id: 'ASC' } });
-    return rows.map((row) => JSON.parse(row.data) as Part);
+    return this.repository.parts(messageID);
   }
 
   /**
@@ -166,20 +130,15 @@ export class MessageService {
    */
   async fork(instance: Instance, sessionID: string, messageID?: string): Promise<Session> {
     await this.sessions.get(sessionID);
-    const rows = await this.messages.find({
-      select: { id: true, data: true },
-      where: messageID ? { sessionID, id: LessThan(messageID) } : { sessionID },
-      order: { id: 'ASC' },
-    });
+    const infos = await this.repository.infos(sessionID, messageID);
     const session = await this.sessions.create(instance);
     const newIDs = new Map<string, string>();
-    for (const row of rows) {
-      const copied = JSON.parse(row.data) as MessageInfo;
+    for (const copied of infos) {
       const info = { ...copied, id: this.newMessageID(), sessionID: session.id };
       newIDs.set(copied.id, info.id);
       if (info.role === 'assistant' && newIDs.has(info.parentID)) info.parentID = newIDs.get(info.parentID)!;
       await this.updateMessage(info);
-      for (const part of await this.parts(row.id)) {
+      for (const part of await this.parts(copied.id)) {
         await this.updatePart({ ...part, id: this.newPartID(), messageID: info.id, sessionID: session.id });
       }
     }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SessionsModule } from '../sessions/sessions.module';
 import { MessageEntity, PartEntity } from './message.entity';
+import { MessageRepository } from './message.repository';
 import { MessageService } from './message.service';
 import { MessagesController } from './messages.controller';
 import { PartWriter } from './part-writer';
@@ -10,7 +11,7 @@ import { PartWriter } from './part-writer';
 @Module({
   imports: [TypeOrmModule.forFeature([MessageEntity, PartEntity]), SessionsModule],
   controllers: [MessagesController],
-  providers: [MessageService, PartWriter],
+  providers: [MessageService, MessageRepository, PartWriter],
   exports: [MessageService],
 })
 export class MessagesModule {}

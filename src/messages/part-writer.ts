@@ -1,19 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { Part } from './message.entity';
+import { MessageRepository, PartRow } from './message.repository';
 
 /** How long a streamed part may stay only in memory (its events are published at once regardless). */
 const DELTA_FLUSH_MS = 50;
 const ROWS_PER_STATEMENT = 200;
 const FORGOTTEN_SESSIONS_LIMIT = 1_000;
-
-interface PendingRow {
-  id: string;
-  sessionID: string;
-  messageID: string;
-  data: string;
-}
 
 /**
  * Writes part rows. A streamed update (one per delta, thousands per turn) only replaces the part's
@@ -37,11 +29,8 @@ export class PartWriter implements BeforeApplicationShutdown {
   private readonly forgotten = new Set<string>();
   private flushing: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
-  private readonly pg: boolean;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.pg = dataSource.options.type === 'postgres';
-  }
+  constructor(private readonly repository: MessageRepository) {}
 
   /** Streamed update: kept in memory, written within DELTA_FLUSH_MS. */
   defer(part: Part): void {
@@ -53,7 +42,7 @@ export class PartWriter implements BeforeApplicationShutdown {
   async write(part: Part): Promise<void> {
     this.pending.delete(part.id);
     if (this.inFlight.has(part.id)) await this.flushing;
-    await this.upsert([this.toRow(part)]);
+    await this.repository.upsertParts([this.toRow(part)]);
   }
 
   /** Write everything pending and wait for it (before reads and removals). */
@@ -82,7 +71,7 @@ export class PartWriter implements BeforeApplicationShutdown {
       this.pending.clear();
       for (const row of batch) this.inFlight.add(row.id);
       try {
-        for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT) await this.upsert(batch.slice(i, i + ROWS_PER_STATEMENT));
+        for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT) await this.repository.upsertParts(batch.slice(i, i + ROWS_PER_STATEMENT));
       } catch (error) {
         this.logger.error({ msg: 'streamed part flush failed', parts: batch.length, error: String(error) });
       } finally {
@@ -92,19 +81,7 @@ export class PartWriter implements BeforeApplicationShutdown {
     return this.flushing;
   }
 
-  private async upsert(rows: PendingRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    let n = 0;
-    const p = () => (this.pg ? `$${++n}` : '?');
-    const values = rows.map(() => `(${p()}, ${p()}, ${p()}, ${p()})`).join(', ');
-    await this.dataSource.query(
-      `INSERT INTO "part" ("id", "session_id", "message_id", "data") VALUES ${values} ` +
-        `ON CONFLICT ("id") DO UPDATE SET "data" = excluded."data", "session_id" = excluded."session_id", "message_id" = excluded."message_id"`,
-      rows.flatMap((row) => [row.id, row.sessionID, row.messageID, row.data]),
-    );
-  }
-
-  private toRow(part: Part): PendingRow {
+  private toRow(part: Part): PartRow {
     return { id: part.id, sessionID: part.sessionID, messageID: part.messageID, data: JSON.stringify(part) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import { Metadata, MemoryDocument, UNFINISHED } from './memory-document.entity';
 import { MemoryChunk } from './memory-chunk.entity';
 import { FullTextIndex } from '../search/full-text-index';
@@ -75,6 +75,9 @@ interface UpsertedRow {
 }
 
 const INSERT_COLUMNS = ['id', 'org_id', 'custom_id', 'content', 'raw', 'url', 'title', 'type', 'source', 'task_type', 'dreaming', 'status', 'dreaming_status', 'metadata', 'container_tag', 'container_tags', 'entity_context', 'filter_by_metadata', 'filepath', 'document_date', 'revision', 'dreamed_length', 'lease_until', 'created_at', 'updated_at'];
+/** What a search hit shows of its document (a chunk hit also checks its tags and filters on its metadata). */
+const CHUNK_HIT_FIELDS = { id: true, orgId: true, customId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true, containerTags: true, status: true, filepath: true } as const;
+const MEMORY_HIT_FIELDS = { id: true, orgId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true } as const;
 const SUMMARY_FIELDS = ['d.id', 'd.customId', 'd.createdAt', 'd.updatedAt', 'd.filepath', 'd.metadata', 'd.status', 'd.error', 'd.summary', 'd.title', 'd.type', 'd.url', 'd.containerTags'];
 
 /** The SQL of memory documents: inserts, upsert reads and writes, list queries and the delete cascade. */
@@ -86,6 +89,23 @@ export class DocumentRepository {
     @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
     @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
   ) {}
+
+  exists(org: string, id: string): Promise<boolean> {
+    return this.documents.existsBy({ orgId: org, id });
+  }
+
+  async content(org: string, id: string): Promise<string | null> {
+    return (await this.documents.findOne({ where: { orgId: org, id }, select: { id: true, content: true } }))?.content ?? null;
+  }
+
+  /**
+   * The organization's documents among `ids`, with what a chunk or a memory hit shows. They are read
+   * by primary key and their organization checked here: with `org_id = ?` in the query SQLite walks
+   * the organization's index (every row of a one-organization server) instead.
+   */
+  async hitDocuments(org: string, ids: string[], hit: 'chunk' | 'memory'): Promise<MemoryDocument[]> {
+    return (await this.documents.find({ where: { id: In(ids) }, select: hit === 'chunk' ? CHUNK_HIT_FIELDS : MEMORY_HIT_FIELDS })).filter((d) => d.orgId === org);
+  }
 
   /** By id, then by customId, within the organization (another organization's document is not found). */
   async findByIdOrCustomId(org: string, idOrCustomId: string): Promise<MemoryDocument | null> {
@@ -213,6 +233,21 @@ export class DocumentRepository {
 
   chunksOf(documentId: string): Promise<MemoryChunk[]> {
     return this.chunks.find({ where: { documentId }, order: { position: 'ASC' } });
+  }
+
+  /** Chunks by id, without their embeddings (search hits). */
+  chunksByIds(ids: number[]): Promise<MemoryChunk[]> {
+    return this.chunks.find({ where: { id: In(ids) }, select: { id: true, documentId: true, position: true, content: true } });
+  }
+
+  chunksAt(documentId: string, positions: number[]): Promise<MemoryChunk[]> {
+    return this.chunks.findBy({ documentId, position: In(positions) });
+  }
+
+  /** The stored vectors of the chunks that have one. */
+  async embeddings(ids: number[]): Promise<Map<number, number[]>> {
+    const stored = await this.chunks.find({ where: { id: In(ids) }, select: { id: true, embedding: true } });
+    return new Map(stored.filter((c) => c.embedding).map((c) => [c.id, JSON.parse(c.embedding!) as number[]]));
   }
 
   /** Documents with their chunks, memories and files, in one transaction. */

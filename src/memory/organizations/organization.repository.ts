@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { OrganizationSettings } from '../settings/organization-settings.entity';
 import { IngestionStore } from '../store';
 import { MemoryApiKey, MemoryOrganization } from './organization.entity';
 
@@ -25,13 +26,14 @@ export class OrganizationHoldsData extends Error {
   }
 }
 
-/** The SQL of organizations and their API keys. */
+/** The SQL of organizations, their API keys and their settings row. */
 @Injectable()
 export class OrganizationRepository {
   constructor(
     private readonly store: IngestionStore,
     @InjectRepository(MemoryOrganization) private readonly organizations: Repository<MemoryOrganization>,
     @InjectRepository(MemoryApiKey) private readonly keys: Repository<MemoryApiKey>,
+    @InjectRepository(OrganizationSettings) private readonly settings: Repository<OrganizationSettings>,
   ) {}
 
   /** The key with this digest (one indexed read: a memory request makes it at every call). */
@@ -95,5 +97,16 @@ export class OrganizationRepository {
   /** Whether a key of this organization was deleted. */
   async deleteKey(orgId: string, keyId: string): Promise<boolean> {
     return !!(await this.keys.delete({ id: keyId, orgId })).affected;
+  }
+
+  settingsOf(orgId: string): Promise<OrganizationSettings | null> {
+    return this.settings.findOneBy({ orgId });
+  }
+
+  /** Sets these fields of the organization's settings row, inserted if absent. */
+  async saveSettings(orgId: string, changes: Partial<OrganizationSettings>): Promise<void> {
+    // Insert-if-absent then update: two replicas' first PATCHes cannot both insert the row.
+    await this.settings.createQueryBuilder().insert().values({ orgId, updatedAt: Date.now() }).orIgnore().execute();
+    await this.settings.update({ orgId }, { ...changes, updatedAt: Date.now() });
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { NotFoundError } from '../../common/errors';
 import { MemoryChunk } from '../documents/memory-chunk.entity';
+import { DocumentRepository } from '../documents/document.repository';
 import { MemoryDocument } from '../documents/memory-document.entity';
 import { MemoryEntry } from '../memories/memory-entry.entity';
 import { MemoriesService } from '../memories/memories.service';
@@ -40,8 +39,7 @@ export class SearchService {
     private readonly entries: MemoryEntryRepository,
     private readonly embeddings: EmbeddingProvider,
     private readonly vectors: VectorIndex,
-    @InjectRepository(MemoryChunk) private readonly chunks: Repository<MemoryChunk>,
-    @InjectRepository(MemoryDocument) private readonly documents: Repository<MemoryDocument>,
+    private readonly documents: DocumentRepository,
   ) {}
 
   /** The query's vector, when an embedding provider is configured and answers (search degrades to full text otherwise). */
@@ -59,8 +57,7 @@ export class SearchService {
    * found it (usearch compares int8-quantized copies).
    */
   private async semanticScores(vector: number[], ids: number[]): Promise<Map<number, number>> {
-    const stored = await this.chunks.find({ where: { id: In(ids) }, select: { id: true, embedding: true } });
-    return new Map(stored.filter((c) => c.embedding).map((c) => [c.id, cosine(vector, JSON.parse(c.embedding!) as number[])]));
+    return new Map([...(await this.documents.embeddings(ids))].map(([id, embedding]) => [id, cosine(vector, embedding)]));
   }
 
   private async scoredChunks(org: string, q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
@@ -72,18 +69,11 @@ export class SearchService {
     if (vector && !documentId) for (const hit of await this.vectors.nearest(vector, tags, pool, org)) ids.add(hit.id);
     if (!ids.size) return [];
     const [chunks, semantic] = await Promise.all([
-      this.chunks.find({ where: { id: In([...ids]) }, select: { id: true, documentId: true, position: true, content: true } }),
+      this.documents.chunksByIds([...ids]),
       vector ? this.semanticScores(vector, [...ids]) : Promise.resolve(undefined),
     ]);
-    // Only the organization's documents: a chunk of another one is dropped here whatever found it. The
-    // documents are read by primary key and their organization checked here: with `org_id = ?` in the
-    // query SQLite walks the organization's index (every row of a one-organization server) instead.
-    const docs = (
-      await this.documents.find({
-        where: { id: In([...new Set(chunks.map((c) => c.documentId))]) },
-        select: { id: true, orgId: true, customId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true, containerTags: true, status: true, filepath: true },
-      })
-    ).filter((d) => d.orgId === org);
+    // Only the organization's documents: a chunk of another one is dropped here whatever found it.
+    const docs = await this.documents.hitDocuments(org, [...new Set(chunks.map((c) => c.documentId))], 'chunk');
     const byDoc = new Map(docs.map((d) => [d.id, d]));
     const best = Math.max(0, ...ranks.values());
     const out: ScoredChunk[] = [];
@@ -112,7 +102,7 @@ export class SearchService {
     const includeSummary = body.includeSummary ?? false;
     const limit = body.limit ?? 10;
     const onlyMatching = body.onlyMatchingChunks ?? true;
-    if (docId && !(await this.documents.existsBy({ orgId: org, id: docId }))) throw new NotFoundError('Document not found');
+    if (docId && !(await this.documents.exists(org, docId))) throw new NotFoundError('Document not found');
     const scored = (await this.scoredChunks(org, q, tags, limit * 2, filter, docId)).filter((s) => s.score >= chunkThreshold);
     const groups = new Map<string, ScoredChunk[]>();
     for (const s of scored) groups.set(s.doc.id, [...(groups.get(s.doc.id) ?? []), s]);
@@ -122,11 +112,11 @@ export class SearchService {
       let chunks = group.map((s) => ({ content: s.chunk.content, isRelevant: true, score: s.score, position: s.chunk.position }));
       if (!onlyMatching) {
         const positions = new Set(group.flatMap((s) => [s.chunk.position - 1, s.chunk.position + 1]));
-        const neighbours = await this.chunks.findBy({ documentId: id, position: In([...positions]) });
+        const neighbours = await this.documents.chunksAt(id, [...positions]);
         const seen = new Set(group.map((s) => s.chunk.position));
         chunks = [...chunks, ...neighbours.filter((n) => !seen.has(n.position)).map((n) => ({ content: n.content, isRelevant: false, score: 0, position: n.position }))].sort((a, b) => a.position - b.position);
       }
-      const full = includeFullDocs ? await this.documents.findOne({ where: { orgId: org, id }, select: { id: true, content: true } }) : null;
+      const content = includeFullDocs ? await this.documents.content(org, id) : null;
       results.push({
         documentId: id,
         title: doc.title ?? null,
@@ -136,7 +126,7 @@ export class SearchService {
         createdAt: iso(doc.createdAt),
         updatedAt: iso(doc.updatedAt),
         ...(includeSummary ? { summary: doc.summary ?? null } : {}),
-        ...(includeFullDocs ? { content: full?.content ?? null } : {}),
+        ...(includeFullDocs ? { content } : {}),
         chunks: chunks.map(({ content, isRelevant, score }) => ({ content, isRelevant, score })),
       });
     }
@@ -193,8 +183,7 @@ export class SearchService {
     const top = scored.slice(0, limit);
     const chains = await Promise.all(top.map((s) => (s.m.version > 1 ? this.memories.nearbyVersions(s.m) : Promise.resolve([]))));
     const docIds = [...new Set(top.map((s) => s.m.documentId).filter((d): d is string => !!d))];
-    // By primary key, the organization checked here (see scoredChunks).
-    const docs = include.documents && docIds.length ? new Map((await this.documents.find({ where: { id: In(docIds) }, select: { id: true, orgId: true, title: true, type: true, metadata: true, summary: true, createdAt: true, updatedAt: true } })).filter((d) => d.orgId === org).map((d) => [d.id, d])) : undefined;
+    const docs = include.documents && docIds.length ? new Map((await this.documents.hitDocuments(org, docIds, 'memory')).map((d) => [d.id, d])) : undefined;
     return top.map(({ m, score }, i) => {
       const chain = chains[i];
       const doc = m.documentId ? docs?.get(m.documentId) : undefined;

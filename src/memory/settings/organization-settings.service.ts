@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { OrganizationRepository } from '../organizations/organization.repository';
 import { ChunkOptions, DEFAULT_CHUNKING } from '../pipeline/chunker';
 import { itemRefusal, patternList } from './item-patterns';
 import { OrganizationSettings } from './organization-settings.entity';
@@ -28,21 +27,19 @@ const RULES_TTL_MS = 1000;
 export class OrganizationSettingsService {
   private readonly rules = new Map<string, { at: number; value: Promise<IngestionRules> }>();
 
-  constructor(@InjectRepository(OrganizationSettings) private readonly settings: Repository<OrganizationSettings>) {}
+  constructor(private readonly organizations: OrganizationRepository) {}
 
   async get(org: string): Promise<SettingsView> {
-    return view(await this.settings.findOneBy({ orgId: org }));
+    return view(await this.organizations.settingsOf(org));
   }
 
   /** Changes only the fields sent; answers them as stored (`updated`). */
   async update(org: string, body: UpdateSettingsBody): Promise<{ orgId: string; orgSlug: string; updated: SettingsView }> {
     // The fields sent, in the order sent, as checked (-1 for chunkSize already null).
     const changes = { ...body } as Partial<Pick<OrganizationSettings, SettingName>>;
-    // Insert-if-absent then update: two replicas' first PATCHes cannot both insert the row.
-    await this.settings.createQueryBuilder().insert().values({ orgId: org, updatedAt: Date.now() }).orIgnore().execute();
-    await this.settings.update({ orgId: org }, { ...changes, updatedAt: Date.now() });
+    await this.organizations.saveSettings(org, changes);
     this.rules.delete(org);
-    const stored = view(await this.settings.findOneBy({ orgId: org }));
+    const stored = view(await this.organizations.settingsOf(org));
     const updated = Object.fromEntries(Object.keys(changes).filter((k) => k in stored).map((k) => [k, stored[k as SettingName]]));
     return { orgId: org, orgSlug: org, updated };
   }
@@ -51,7 +48,7 @@ export class OrganizationSettingsService {
     const now = Date.now();
     const cached = this.rules.get(org);
     if (cached && now - cached.at <= RULES_TTL_MS) return cached.value;
-    const value = this.settings.findOneBy({ orgId: org }).then(rulesOf);
+    const value = this.organizations.settingsOf(org).then(rulesOf);
     value.catch(() => this.rules.delete(org));
     // Bounded by the organizations in use; expired entries are replaced, so the map stays small.
     this.rules.set(org, { at: now, value });
