@@ -6,45 +6,30 @@ export { serviceProtocol } from '../definition-rules';
 
 type Config = Record<string, unknown>;
 
-function requiredIssues(kind: 'middlewares' | 'services', type: string, config: Config): ValidationIssue[] {
-  return missingFields(kind, type, config).map(({ field, message }) =>
+type Kind = 'middlewares' | 'services';
+const TYPES: Record<Kind, readonly string[]> = { middlewares: MIDDLEWARE_TYPES, services: SERVICE_TYPES };
+
+/** Everything wrong with a definition's type and config, each issue naming the field. */
+function definitionIssues(kind: Kind, type: string, config: unknown): ValidationIssue[] {
+  if (!TYPES[kind].includes(type))
+    return [
+      issue(
+        ['type'],
+        `Invalid ${kind === 'middlewares' ? 'middleware' : 'service'} type: ${type}`,
+        'invalid_value',
+      ),
+    ];
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    return [issue(['config'], 'must be a JSON object', 'invalid_type')];
+  const body = config as Config;
+  if (kind === 'middlewares' && type === 'plugin' && Object.keys(body).length !== 1)
+    return [issue(['config'], 'must name exactly one plugin: {"<pluginName>": {…}}', 'invalid_value')];
+  const required = missingFields(kind, type, body).map(({ field, message }) =>
     issue(['config', field], message, 'required'),
   );
+  return required.length ? required : schemaIssues(schemaDefinition(kind, type, body), body, ['config']);
 }
 
-function objectIssue(config: unknown): ValidationIssue[] {
-  return config !== null && typeof config === 'object' && !Array.isArray(config)
-    ? []
-    : [issue(['config'], 'must be a JSON object', 'invalid_type')];
-}
-
-/** Everything wrong with a middleware's type and config, each issue naming the field. */
-export function middlewareIssues(type: string, config: unknown): ValidationIssue[] {
-  if (!(MIDDLEWARE_TYPES as readonly string[]).includes(type))
-    return [issue(['type'], `Invalid middleware type: ${type}`, 'invalid_value')];
-  const shape = objectIssue(config);
-  if (shape.length) return shape;
-  const body = config as Config;
-  if (type === 'plugin') {
-    const names = Object.keys(body);
-    if (names.length !== 1)
-      return [issue(['config'], 'must name exactly one plugin: {"<pluginName>": {…}}', 'invalid_value')];
-  }
-  const required = requiredIssues('middlewares', type, body);
-  return required.length
-    ? required
-    : schemaIssues(schemaDefinition('middlewares', type, body), body, ['config']);
-}
-
-/** Everything wrong with a service's type and config, each issue naming the field. */
-export function serviceIssues(type: string, config: unknown): ValidationIssue[] {
-  if (!(SERVICE_TYPES as readonly string[]).includes(type))
-    return [issue(['type'], `Invalid service type: ${type}`, 'invalid_value')];
-  const shape = objectIssue(config);
-  if (shape.length) return shape;
-  const body = config as Config;
-  const required = requiredIssues('services', type, body);
-  return required.length
-    ? required
-    : schemaIssues(schemaDefinition('services', type, body), body, ['config']);
-}
+export const middlewareIssues = (type: string, config: unknown) =>
+  definitionIssues('middlewares', type, config);
+export const serviceIssues = (type: string, config: unknown) => definitionIssues('services', type, config);
