@@ -49,4 +49,16 @@ describe('ProfileBucketsController at the boundary (POST /v4/profile/buckets)', 
     expectMemoryError(res.body, { error: /must be application\/json/, details: null });
     expect(asked).toBe(0);
   });
+
+  it('without an organization: 401 {error}, the service not asked', async () => {
+    const bare = await controllerSetup([ProfileBucketsController], [{ provide: MemoriesService, useValue: memories }]);
+    try {
+      const res = await bare.http().post('/v4/profile/buckets').send({ containerTag: 'user_1' });
+      expect(res.status).toBe(401);
+      expectMemoryError(res.body, { error: 'No organization was resolved for this request', details: null });
+      expect(asked).toBe(0);
+    } finally {
+      await bare.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { ErrorBody } from '../documents/dto/document.dto';
 import { ProfileBucketsBody, ProfileBucketsResponse } from './dto/memory.dto';
 import { MemoriesService } from './memories.service';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
 @ApiTags('memory: search')
@@ -19,8 +20,9 @@ export class ProfileBucketsController {
   @ApiOperation({ operationId: 'profile.buckets', summary: 'Buckets a profile can be sorted into' })
   @ApiBody({ type: ProfileBucketsBody })
   @ApiResponse({ status: 200, type: ProfileBucketsResponse })
-  buckets(@MemoryBody() _body: ProfileBucketsBody): ProfileBucketsResponse {
-    // The body is only checked: buckets are not configurable per container tag here.
+  buckets(@Org() _org: string, @MemoryBody() _body: ProfileBucketsBody): ProfileBucketsResponse {
+    // The body is only checked (and the organization required, as on every memory route): buckets are
+    // not configurable per container tag here.
     return this.memories.buckets();
   }
 }
