@@ -9675,7 +9675,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Generation id */
-                id: string;
+                id: number;
             };
             cookie?: never;
         };

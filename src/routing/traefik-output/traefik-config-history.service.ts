@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { structuredPatch } from 'diff';
-import { issue, NotFoundError, ValidationError } from '../../common/errors';
+import { NotFoundError } from '../../common/errors';
 import type { GlobalEnvelope } from '../../events/event-bus.service';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
@@ -149,15 +149,9 @@ export class TraefikConfigHistory {
     };
   }
 
-  async get(idText: string): Promise<GenerationDetail> {
-    const id = Number(idText);
-    if (!/^\d+$/.test(idText) || !Number.isSafeInteger(id))
-      throw new ValidationError(
-        [issue(['id'], 'must be a generation id (a whole number)', 'invalid_value')],
-        {},
-      );
+  async get(id: number): Promise<GenerationDetail> {
     const row = await this.generations.find(id);
-    if (!row) throw new NotFoundError(`Generation not found: ${idText}`);
+    if (!row) throw new NotFoundError(`Generation not found: ${id}`);
     const previous = await this.generations.previousId(id);
     return { ...summary(row), document: row.document, diff: row.diff, previous_id: previous ?? null };
   }

@@ -1,4 +1,4 @@
-import { issue, NotFoundError, ValidationError } from '../../common/errors';
+import { NotFoundError } from '../../common/errors';
 import { controllerSetup, ControllerContext, TEST_REQUEST_ID } from '../../../test/support/controller-setup';
 import { expectRoutingError } from '../../../test/support/error-bodies';
 import { GenerationListQueryDto } from './dto/traefik-history.dto';
@@ -22,12 +22,10 @@ const config = {
 };
 const history = {
   list: (query: GenerationListQueryDto) => (calls.push(['list', query]), Promise.resolve({ generations: [], retention: RETENTION })),
-  // The id rule is the service's (TraefikConfigHistory.get): the fake answers as it does.
-  get: (id: string) => {
+  get: (id: number) => {
     calls.push(['get', id]);
-    if (!/^\d+$/.test(id)) return Promise.reject(new ValidationError([issue(['id'], 'must be a generation id (a whole number)', 'invalid_value')], {}));
-    if (id === '404') return Promise.reject(new NotFoundError(`Generation not found: ${id}`));
-    return Promise.resolve({ id: Number(id), created_at: '2026-01-01T00:00:00.000Z', trigger: 'start', added: 1, removed: 0, document: 'http: {}\n', diff: '', previous_id: null });
+    if (id === 404) return Promise.reject(new NotFoundError(`Generation not found: ${id}`));
+    return Promise.resolve({ id, created_at: '2026-01-01T00:00:00.000Z', trigger: 'start', added: 1, removed: 0, document: 'http: {}\n', diff: '', previous_id: null });
   },
 };
 const status = { status: () => (calls.push(['status']), Promise.resolve(STATUS)) };
@@ -114,17 +112,20 @@ describe('TraefikConfigController at the boundary (/api/traefik*, /health, routi
   });
 
   describe('GET /api/traefik-config/history/:id', () => {
-    it('200 with the generation; the id from the path reaches the service as text', async () => {
+    it('200 with the generation; the id from the path reaches the service as a number', async () => {
       const res = await ctx.http().get('/api/traefik-config/history/7');
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: 7, previous_id: null });
-      expect(calls).toEqual([['get', '7']]);
+      expect(calls).toEqual([['get', 7]]);
     });
 
-    it('an id that is no whole number: 400 naming id; an unknown one: 404 (both from the service); a NUL: 400 before it', async () => {
-      const bad = await ctx.http().get('/api/traefik-config/history/abc');
-      expect(bad.status).toBe(400);
-      expectRoutingError(bad.body, 400, 'id: must be a generation id (a whole number)');
+    it('an id that is no whole number: 400 naming id, the service not asked; an unknown one: 404; a NUL: 400', async () => {
+      for (const id of ['abc', '-1', '1.5', `${Number.MAX_SAFE_INTEGER + 2}`]) {
+        const bad = await ctx.http().get(`/api/traefik-config/history/${id}`);
+        expect([id, bad.status]).toEqual([id, 400]);
+        expectRoutingError(bad.body, 400, 'id: must be a generation id (a whole number)');
+      }
+      expect(calls).toEqual([]);
       const missing = await ctx.http().get('/api/traefik-config/history/404');
       expect(missing.status).toBe(404);
       expectRoutingError(missing.body, 404, 'Generation not found: 404');

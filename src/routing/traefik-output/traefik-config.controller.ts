@@ -1,5 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
+import type { PipeTransform } from '@nestjs/common';
 import { ApiBasicAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { issue, ValidationError } from '../../common/errors';
 import {
   GenerationDetailDto,
   GenerationListDto,
@@ -11,6 +13,15 @@ import { TraefikStatusService } from './traefik-status.service';
 import { TraefikConfigHistory } from './traefik-config-history.service';
 import { TraefikDocument } from './traefik-config.builder';
 import { TraefikConfigService } from './traefik-config.service';
+
+/** A generation id in the path: a whole number (a 400 naming `id` otherwise). */
+const GenerationId: PipeTransform<string, number> = {
+  transform(text) {
+    const id = Number(text);
+    if (/^\d+$/.test(text) && Number.isSafeInteger(id)) return id;
+    throw new ValidationError([issue(['id'], 'must be a generation id (a whole number)', 'invalid_value')], {});
+  },
+};
 
 @ApiTags('routing: traefik')
 @ApiBasicAuth('basic')
@@ -60,9 +71,9 @@ export class TraefikConfigController {
     description:
       'One generation: its whole YAML document and the unified diff against the generation before it',
   })
-  @ApiParam({ name: 'id', description: 'Generation id' })
+  @ApiParam({ name: 'id', description: 'Generation id', type: 'integer' })
   @ApiResponse({ status: 200, type: GenerationDetailDto })
-  historyGet(@Param('id') id: string): Promise<GenerationDetailDto> {
+  historyGet(@Param('id', GenerationId) id: number): Promise<GenerationDetailDto> {
     return this.history.get(id);
   }
 

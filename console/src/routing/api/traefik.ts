@@ -22,8 +22,7 @@ const traefikGenerationQuery = (id: number | null) =>
     queryKey: routingKeys.traefikGeneration(id),
     enabled: id !== null,
     staleTime: Infinity,
-    queryFn: async () =>
-      unwrap(await api.GET('/api/traefik-config/history/{id}', { params: { path: { id: String(id) } } })),
+    queryFn: async () => unwrap(await api.GET('/api/traefik-config/history/{id}', { params: { path: { id: id! } } })),
   });
 
 /** Traefik's live status (read through the Traefik API data source on every fetch: not refetched on focus). */
