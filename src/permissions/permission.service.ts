@@ -22,8 +22,6 @@
  *   event (relayed between replicas) wakes the tool waiting on the replica that asked.
  */
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { KeyedMutex } from '../common/keyed-mutex';
 import { ascendingId } from '../common/ids';
@@ -35,13 +33,13 @@ import { SessionService, assertIdPrefix, assertSessionID } from '../sessions/ses
 import {
   keysOf,
   Permission,
-  PermissionApprovalEntity,
   PermissionEntity,
   PermissionRequestInfo,
   PermissionResponse,
   toPermission,
   toPermissionRequest,
 } from './permission.entity';
+import { PermissionRepository } from './permission.repository';
 import { wildcardMatch } from '../common/wildcard';
 
 export interface PermissionRequest {
@@ -78,8 +76,7 @@ export class PermissionService implements BeforeApplicationShutdown {
   private shuttingDown = false;
 
   constructor(
-    @InjectRepository(PermissionEntity) private readonly permissions: Repository<PermissionEntity>,
-    @InjectRepository(PermissionApprovalEntity) private readonly approvals: Repository<PermissionApprovalEntity>,
+    private readonly repository: PermissionRepository,
     private readonly sessions: SessionService,
     private readonly bus: EventBus,
     instances: InstanceService,
@@ -90,11 +87,8 @@ export class PermissionService implements BeforeApplicationShutdown {
       this.settle(payload.properties.permissionID, payload.properties.response),
     );
     sessions.onDelete(async (manager, ids) => {
-      for (const row of await manager.find(PermissionEntity, { select: { id: true }, where: { sessionID: In(ids), response: IsNull() } })) {
-        this.settle(row.id, 'reject');
-      }
-      await manager.delete(PermissionEntity, { sessionID: In(ids) });
-      await manager.delete(PermissionApprovalEntity, { sessionID: In(ids) });
+      for (const row of await this.repository.pendingOf(ids, manager)) this.settle(row.id, 'reject');
+      await this.repository.removeSessions(ids, manager);
     });
   }
 
@@ -102,7 +96,7 @@ export class PermissionService implements BeforeApplicationShutdown {
     const location = await this.sessions.locate(request.sessionID);
     if (await this.covered(request.sessionID, request.type, keysOf(request.type, request.pattern))) return 'always';
     if (options.signal?.aborted) return 'reject';
-    const row = this.permissions.create({
+    const row = await this.repository.add({
       id: ascendingId('per'),
       sessionID: request.sessionID,
       directory: options.directory ?? location.directory,
@@ -116,7 +110,6 @@ export class PermissionService implements BeforeApplicationShutdown {
       response: null,
       timeReplied: null,
     });
-    await this.permissions.save(row);
     const answer = new Promise<PermissionResponse>((resolve) => {
       const timer =
         this.settings.permissions.timeoutMs === undefined
@@ -141,7 +134,7 @@ export class PermissionService implements BeforeApplicationShutdown {
     assertSessionID(sessionID);
     assertIdPrefix(permissionID, 'per', 'permissionID');
     await this.replies.run(permissionID, async () => {
-      const row = await this.permissions.findOneBy({ id: permissionID, sessionID, response: IsNull() });
+      const row = await this.repository.pending(permissionID, sessionID);
       if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
       await this.answerWithCascade(row, response);
     });
@@ -150,14 +143,14 @@ export class PermissionService implements BeforeApplicationShutdown {
   async replyToRequest(requestID: string, response: PermissionResponse): Promise<void> {
     assertIdPrefix(requestID, 'per', 'requestID');
     await this.replies.run(requestID, async () => {
-      const row = await this.permissions.findOneBy({ id: requestID, response: IsNull() });
+      const row = await this.repository.pending(requestID);
       if (!row) throw new NotFoundError(`Permission not found: ${requestID}`);
       await this.answerWithCascade(row, response);
     });
   }
 
   async list(): Promise<(Permission & PermissionRequestInfo)[]> {
-    const rows = await this.permissions.find({ where: { response: IsNull() }, order: { id: 'ASC' } });
+    const rows = await this.repository.allPending();
     return rows.map((row) => ({ ...toPermission(row), ...toPermissionRequest(row) }));
   }
 
@@ -171,10 +164,9 @@ export class PermissionService implements BeforeApplicationShutdown {
     const { sessionID } = row;
     await this.answer(row, response);
     if (response !== 'always') return;
-    const now = Date.now();
     const keys = keysOf(row.type, row.pattern);
-    await this.approvals.insert(keys.map((pattern) => ({ sessionID, type: row.type, pattern, timeCreated: now })));
-    const others = await this.permissions.find({ where: { sessionID, type: row.type, response: IsNull() }, order: { id: 'ASC' } });
+    await this.repository.approve(sessionID, row.type, keys, Date.now());
+    const others = await this.repository.allPending({ sessionID, type: row.type });
     for (const other of others) {
       if (keysOf(other.type, other.pattern).every((key) => keys.some((approved) => wildcardMatch(key, approved)))) {
         await this.answer(other, 'always');
@@ -183,15 +175,14 @@ export class PermissionService implements BeforeApplicationShutdown {
   }
 
   private async covered(sessionID: string, type: string, keys: string[]): Promise<boolean> {
-    const approved = await this.approvals.find({ select: { pattern: true }, where: { sessionID, type } });
+    const approved = await this.repository.approvals(sessionID, type);
     if (approved.length === 0) return false;
     return keys.every((key) => approved.some((a) => wildcardMatch(key, a.pattern)));
   }
 
   /** Record an answer once (a concurrent reply loses), publish it and wake the asker. */
   private async answer(row: PermissionEntity, response: PermissionResponse): Promise<boolean> {
-    const result = await this.permissions.update({ id: row.id, response: IsNull() }, { response, timeReplied: Date.now() });
-    if (!result.affected) return false;
+    if (!(await this.repository.answer(row.id, response, Date.now()))) return false;
     // The seed's fields and opencode 1.1's (requestID, reply) on the one event both generations subscribe to.
     const replied = { sessionID: row.sessionID, permissionID: row.id, response, requestID: row.id, reply: response };
     this.bus.publish(row.directory, 'permission.replied', replied);
@@ -220,7 +211,7 @@ export class PermissionService implements BeforeApplicationShutdown {
       for (const id of [...this.waiters.keys()]) this.settle(id, 'reject');
       return;
     }
-    const pending = await this.permissions.find({ where: { directory, response: IsNull() }, order: { id: 'ASC' } });
+    const pending = await this.repository.allPending({ directory });
     for (const row of pending) await this.answer(row, 'reject');
   }
 }

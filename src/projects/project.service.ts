@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { git } from '../common/git';
 import { isDirectory } from '../common/paths';
 import { EventBus } from '../events/event-bus.service';
-import { Project, ProjectEntity, toProject } from './project.entity';
+import { Project, toProject } from './project.entity';
+import { ProjectRepository } from './project.repository';
 
 interface ResolvedProject {
   project: Project;
@@ -17,7 +16,7 @@ interface ResolvedProject {
 @Injectable()
 export class ProjectService {
   constructor(
-    @InjectRepository(ProjectEntity) private readonly projects: Repository<ProjectEntity>,
+    private readonly projects: ProjectRepository,
     private readonly bus: EventBus,
   ) {}
 
@@ -41,12 +40,11 @@ export class ProjectService {
   }
 
   async list(): Promise<Project[]> {
-    const rows = await this.projects.find({ order: { timeCreated: 'ASC' } });
-    return rows.map(toProject);
+    return (await this.projects.list()).map(toProject);
   }
 
   async get(id: string): Promise<Project> {
-    const row = await this.projects.findOneBy({ id });
+    const row = await this.projects.find(id);
     if (!row) throw new NotFoundError(`Project not found: ${id}`);
     return toProject(row);
   }
@@ -79,7 +77,7 @@ export class ProjectService {
   }
 
   async update(id: string, patch: { name?: string; icon?: { url?: string; color?: string } }): Promise<Project> {
-    const row = await this.projects.findOneBy({ id });
+    const row = await this.projects.find(id);
     if (!row) throw new NotFoundError(`Project not found: ${id}`);
     if (patch.name !== undefined) row.name = patch.name;
     if (patch.icon !== undefined) row.icon = { ...row.icon, ...patch.icon };
@@ -91,15 +89,14 @@ export class ProjectService {
   }
 
   async markInitialized(id: string): Promise<void> {
-    await this.projects.update({ id }, { timeInitialized: Date.now() });
+    await this.projects.markInitialized(id, Date.now());
   }
 
   private async upsert(id: string, worktree: string, vcs: 'git' | null): Promise<Project> {
     const now = Date.now();
-    let row = await this.projects.findOneBy({ id });
+    let row = await this.projects.find(id);
     if (!row) {
-      row = this.projects.create({ id, worktree, vcs, name: null, timeCreated: now, timeUpdated: now });
-      await this.projects.upsert(row, ['id']);
+      row = await this.projects.add({ id, worktree, vcs, name: null, timeCreated: now, timeUpdated: now });
     } else if (row.worktree !== worktree || row.vcs !== vcs) {
       row.worktree = worktree;
       row.vcs = vcs;

@@ -10,7 +10,7 @@
  *   addUsage(id, cost, tokens) → Session                 a finished step's cost and tokens added to the session's
  *   touch(id) → Session                                  time.updated = now; session.updated
  *   delete(id) → void                                    recursive (children first), one transaction over every
- *                                                        registered cascade (messages, parts, todos, permissions…);
+ *                                                        registered cascade (messages, parts, permissions…);
  *                                                        session.deleted {sessionID, info} per session
  *   locate(id) → {directory, projectID}                  cached; where a session's events are published
  *   onDelete(cascade)                                    other modules delete their rows inside the transaction
@@ -20,15 +20,13 @@
  *   sharedSession(shareID) → sessionID | undefined       what a share page shows
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { relative, sep } from 'node:path';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { SerializedJson } from '../common/serialized-json';
 import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
 import { descendingId } from '../common/ids';
-import { BatchedInsert } from '../database/batched-insert';
-import { pgPool, queryPool } from '../database/pg-pool';
 import { EventBus } from '../events/event-bus.service';
 import type { Instance } from '../projects/instance.service';
 import { KEEL_SETTINGS } from '../common/settings';
@@ -36,18 +34,15 @@ import type { KeelSettings } from '../common/settings';
 import {
   FileDiff,
   Session,
-  SessionDiffEntity,
   SessionEntity,
   SessionModel,
   SessionRevert,
-  SessionShareEntity,
   SessionSummary,
   NO_TOKENS,
   TokenUsage,
   toSession,
 } from './session.entity';
-import { SessionLists, sessionLists } from './session-lists';
-import { SESSION_COLUMNS, SessionRow, fromRow } from './session-rows';
+import { SessionRepository } from './session.repository';
 import { newSlug } from './slug';
 
 const VERSION: string = (require('../../package.json') as { version: string }).version;
@@ -82,18 +77,6 @@ const LOCATION_CACHE_LIMIT = 10_000;
 
 /** Share ids Keel hands out (24 base64url chars); shorter ones of older versions are not served. */
 const SHARE_ID = /^[A-Za-z0-9_-]{22,64}$/;
-/**
- * PostgreSQL: session INSERTs running at once. Each waits for its commit's WAL flush; the creates that
- * arrive meanwhile go together in the next statement. Two measured 35–45 % more creates per second
- * than eight at 10 connections (fewer statements of more rows: less work per row on both sides) with
- * the same latency, and one did no better than two.
- */
-const INSERTS_IN_FLIGHT = 2;
-
-/** What `create` writes, in the order of its values. */
-const INSERTED_COLUMNS = [
-  'id', 'project_id', 'parent_id', 'directory', 'slug', 'path', 'agent', 'model', 'title', 'version', 'time_created', 'time_updated',
-] as const;
 
 /** `agent` of a new session: an agent's name (which agents exist is the prompt's business). */
 function sessionAgent(value: unknown): string {
@@ -157,34 +140,13 @@ function epochMillis(value: number, path: string[]): number {
 export class SessionService {
   private readonly cascades: SessionCascade[] = [];
   private readonly locations = new Map<string, SessionLocation>();
-  private readonly getSql: string;
-  /** Concurrent creates go to the database as multi-row INSERTs (a round trip and a commit for several). */
-  private readonly inserts: BatchedInsert;
-  /** `GET /session`'s reads, as each engine makes them cheap (see session-lists.ts). */
-  private readonly lists: SessionLists;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
-    @InjectRepository(SessionDiffEntity) private readonly diffs: Repository<SessionDiffEntity>,
-    @InjectRepository(SessionShareEntity) private readonly shares: Repository<SessionShareEntity>,
+    private readonly repository: SessionRepository,
     private readonly bus: EventBus,
     @Inject(KEEL_SETTINGS) private readonly settings: KeelSettings,
-  ) {
-    const pg = dataSource.options.type === 'postgres';
-    this.getSql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${pg ? '$1' : '?'}`;
-    // On PostgreSQL straight to the pool: TypeORM's query runner cost about 5 µs a create.
-    const pool = pgPool(dataSource);
-    this.inserts = new BatchedInsert(
-      pool ? (sql, parameters) => queryPool(pool, sql, parameters) : (sql, parameters) => this.dataSource.query(sql, parameters),
-      'session',
-      INSERTED_COLUMNS,
-      pg ? 'postgres' : 'sqlite',
-      // SQLite writes one statement at a time anyway.
-      pg ? INSERTS_IN_FLIGHT : 1,
-    );
-    this.lists = sessionLists(dataSource);
-  }
+  ) {}
 
   onDelete(cascade: SessionCascade): void {
     this.cascades.push(cascade);
@@ -195,7 +157,7 @@ export class SessionService {
     const model = input.model === undefined || input.model === null ? null : sessionModel(input.model);
     if (input.parentID !== undefined) {
       assertSessionID(input.parentID, 'parentID');
-      const parent = await this.find(input.parentID);
+      const parent = await this.repository.find(input.parentID);
       if (!parent) {
         throw new ValidationError([issue(['parentID'], `Session not found: ${input.parentID}`)], {
           parentID: input.parentID,
@@ -220,20 +182,7 @@ export class SessionService {
       timeCreated: now,
       timeUpdated: now,
     });
-    await this.inserts.insert([
-      row.id,
-      row.projectID,
-      row.parentID,
-      row.directory,
-      row.slug,
-      row.path,
-      row.agent,
-      row.model ? JSON.stringify(row.model) : null,
-      row.title,
-      row.version,
-      row.timeCreated,
-      row.timeUpdated,
-    ]);
+    await this.repository.insert(row);
     this.remember(row);
     this.changed(row.projectID);
     const info = toSession(row);
@@ -249,13 +198,12 @@ export class SessionService {
 
   /** The project's sessions, most recently updated first, serialized once for every request the same read answers. */
   list(projectID: string): Promise<SerializedJson<Session[]>> {
-    return this.lists.list(projectID);
+    return this.repository.lists.list(projectID);
   }
 
   async children(id: string): Promise<Session[]> {
     await this.row(id);
-    const rows = await this.sessions.find({ where: { parentID: id }, order: { id: 'ASC' } });
-    return rows.map(toSession);
+    return (await this.repository.children(id)).map(toSession);
   }
 
   async update(id: string, patch: SessionPatch): Promise<Session> {
@@ -268,18 +216,15 @@ export class SessionService {
     if (patch.share !== undefined) row.share = patch.share;
     if (patch.summary !== undefined) row.summary = patch.summary;
     row.timeUpdated = Math.max(Date.now(), row.timeUpdated);
-    await this.sessions.update(
-      { id },
-      {
-        title: row.title,
-        timeArchived: row.timeArchived ?? null,
-        timeCompacting: row.timeCompacting ?? null,
-        revert: row.revert ?? null,
-        share: row.share ?? null,
-        summary: row.summary ?? null,
-        timeUpdated: row.timeUpdated,
-      },
-    );
+    await this.repository.update(id, {
+      title: row.title,
+      timeArchived: row.timeArchived ?? null,
+      timeCompacting: row.timeCompacting ?? null,
+      revert: row.revert ?? null,
+      share: row.share ?? null,
+      summary: row.summary ?? null,
+      timeUpdated: row.timeUpdated,
+    });
     this.changed(row.projectID);
     const info = toSession(row);
     this.bus.publish(row.directory, 'session.updated', { sessionID: info.id, info });
@@ -303,7 +248,7 @@ export class SessionService {
         cache: { read: usage.tokens.cache.read + tokens.cache.read, write: usage.tokens.cache.write + tokens.cache.write },
       },
     };
-    await this.sessions.update({ id }, { usage: row.usage });
+    await this.repository.update(id, { usage: row.usage });
     this.changed(row.projectID);
     const info = toSession(row);
     this.bus.publish(row.directory, 'session.updated', { sessionID: info.id, info });
@@ -313,17 +258,11 @@ export class SessionService {
   async delete(id: string): Promise<void> {
     const root = await this.row(id);
     // Breadth-first, then reversed: descendants are deleted (and announced) before their parents.
-    const order: SessionEntity[] = [root];
-    for (let i = 0; i < order.length; i++) {
-      order.push(...(await this.sessions.find({ where: { parentID: order[i].id } })));
-    }
-    order.reverse();
+    const order = (await this.repository.tree(root)).reverse();
     const ids = order.map((s) => s.id);
     await this.dataSource.transaction(async (manager) => {
       for (const cascade of this.cascades) await cascade(manager, ids);
-      await manager.delete(SessionDiffEntity, { sessionID: In(ids) });
-      await manager.delete(SessionShareEntity, { sessionID: In(ids) });
-      await manager.delete(SessionEntity, { id: In(ids) });
+      await this.repository.remove(ids, manager);
     });
     for (const projectID of new Set(order.map((row) => row.projectID))) this.changed(projectID);
     for (const row of order) {
@@ -346,12 +285,12 @@ export class SessionService {
 
   async diff(id: string): Promise<FileDiff[]> {
     await this.row(id);
-    return (await this.diffs.findOneBy({ sessionID: id }))?.diffs ?? [];
+    return this.repository.diff(id);
   }
 
   async setDiff(id: string, diffs: FileDiff[]): Promise<void> {
     const location = await this.locate(id);
-    await this.diffs.upsert({ sessionID: id, diffs }, ['sessionID']);
+    await this.repository.setDiff(id, diffs);
     this.bus.publish(location.directory, 'session.diff', { sessionID: id, diff: diffs });
   }
 
@@ -364,23 +303,11 @@ export class SessionService {
     const row = await this.row(id);
     if (!this.settings.sessions.shareEnabled)
       throw new BadRequestError('Sharing is disabled on this server (KEEL_SHARE=off)');
-    let record = await this.shares.findOneBy({ sessionID: id });
+    let record = await this.repository.share(id);
     if (!record) {
       const shareID = randomBytes(18).toString('base64url');
-      // Two shares of one session at once (or on two replicas): the first insert wins, both answer its url.
-      await this.shares
-        .createQueryBuilder()
-        .insert()
-        .values({
-          sessionID: id,
-          shareID,
-          url: `${this.settings.sessions.shareBaseUrl ?? publicBase}/share/${shareID}`,
-          secret: randomUUID(),
-          timeCreated: Date.now(),
-        })
-        .orIgnore()
-        .execute();
-      record = await this.shares.findOneByOrFail({ sessionID: id });
+      const url = `${this.settings.sessions.shareBaseUrl ?? publicBase}/share/${shareID}`;
+      record = await this.repository.addShare({ sessionID: id, shareID, url, secret: randomUUID(), timeCreated: Date.now() });
     }
     if (row.share?.url === record.url) return toSession(row);
     return this.update(id, { share: { url: record.url } });
@@ -389,36 +316,30 @@ export class SessionService {
   /** Revokes the share at once: its url answers 404 and open share viewers are told (session.updated without share). */
   async unshare(id: string): Promise<Session> {
     await this.row(id);
-    await this.shares.delete({ sessionID: id });
+    await this.repository.removeShare(id);
     return this.update(id, { share: null });
   }
 
   /** The session a share id currently shares, if any. */
-  async sharedSession(shareID: string): Promise<string | undefined> {
-    if (!SHARE_ID.test(shareID)) return undefined;
-    return (await this.shares.findOneBy({ shareID }))?.sessionID;
+  sharedSession(shareID: string): Promise<string | undefined> {
+    return SHARE_ID.test(shareID) ? this.repository.sharedSession(shareID) : Promise.resolve(undefined);
   }
 
   /** Whether `sessionID` is still shared under `shareID` (checked by open share viewers). */
-  async isShared(sessionID: string, shareID: string): Promise<boolean> {
-    return (await this.shares.countBy({ sessionID, shareID })) > 0;
+  isShared(sessionID: string, shareID: string): Promise<boolean> {
+    return this.repository.isShared(sessionID, shareID);
   }
 
   private async row(id: string): Promise<SessionEntity> {
     assertSessionID(id);
-    const row = await this.find(id);
+    const row = await this.repository.find(id);
     if (!row) throw new NotFoundError(`Session not found: ${id}`);
     return row;
   }
 
-  private async find(id: string): Promise<SessionEntity | undefined> {
-    const [row] = await this.dataSource.query<SessionRow[]>(this.getSql, [id]);
-    return row ? fromRow(row) : undefined;
-  }
-
   /** A session of `projectID` was written. */
   private changed(projectID: string): void {
-    this.lists.changed(projectID);
+    this.repository.lists.changed(projectID);
   }
 
   private remember(row: SessionEntity): SessionLocation {

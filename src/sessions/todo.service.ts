@@ -5,30 +5,26 @@
  *   set(sessionID, todos, directory?) → Todo[]           persists; publishes todo.updated {sessionID, todos}
  */
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
-import { SessionTodoEntity, Todo } from './session.entity';
+import { Todo } from './session.entity';
+import { SessionRepository } from './session.repository';
 import { SessionService } from './session.service';
 
+/** The list is the session's (SessionRepository's rows, deleted with it). */
 @Injectable()
 export class TodoService {
   constructor(
-    @InjectRepository(SessionTodoEntity) private readonly todos: Repository<SessionTodoEntity>,
+    private readonly repository: SessionRepository,
     private readonly sessions: SessionService,
-  ) {
-    sessions.onDelete(async (manager, ids) => {
-      await manager.delete(SessionTodoEntity, { sessionID: In(ids) });
-    });
-  }
+  ) {}
 
   async get(sessionID: string): Promise<Todo[]> {
     await this.sessions.locate(sessionID);
-    return (await this.todos.findOneBy({ sessionID }))?.todos ?? [];
+    return this.repository.todos(sessionID);
   }
 
   async set(sessionID: string, todos: Todo[], directory?: string): Promise<Todo[]> {
     await this.sessions.locate(sessionID);
-    await this.todos.upsert({ sessionID, todos, timeUpdated: Date.now() }, ['sessionID']);
+    await this.repository.setTodos(sessionID, todos, Date.now());
     await this.sessions.publish(sessionID, 'todo.updated', { sessionID, todos }, directory);
     return todos;
   }
