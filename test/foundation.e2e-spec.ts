@@ -82,6 +82,11 @@ describe('foundation: health, projects, directories, errors, event streams', () 
       status: 400,
       body: { success: false, error: [{ path: ['directory'], message: 'directory must be given once, as a string' }] },
     });
+    const bracketed = await fetch(`${keel.url}/path?directory[x]=${dir}`);
+    expect({ status: bracketed.status, body: await bracketed.json() }).toMatchObject({
+      status: 400,
+      body: { success: false, error: [{ path: ['directory'], message: 'directory must be given once, as a string' }] },
+    });
 
     const header = await fetch(`${keel.url}/path`, { headers: { 'x-opencode-directory': encodeURIComponent(plainDir) } });
     expect((await header.json()).directory).toBe(plainDir);
