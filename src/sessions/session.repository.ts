@@ -79,7 +79,7 @@ export class SessionRepository {
   async tree(root: SessionEntity): Promise<SessionEntity[]> {
     const order = [root];
     for (let i = 0; i < order.length; i++) {
-      order.push(...(await this.db.getRepository(SessionEntity).find({ where: { parentID: order[i].id } })));
+      order.push(...(await this.children(order[i].id)));
     }
     return order;
   }
