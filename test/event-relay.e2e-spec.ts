@@ -1,6 +1,7 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { MessageService } from '../src/messages/message.service';
 import { startKeel, tempDir, testDatabaseServer, TestKeel } from './support/keel';
 import { SseClient } from './support/sse';
@@ -96,5 +97,48 @@ describeOnPostgres('event relay between replicas (PostgreSQL LISTEN/NOTIFY)', ()
     expect(streamOnSecond.ofType('server.instance.disposed')).toHaveLength(1);
     streamOnSecond.close();
     rmSync(project, { recursive: true, force: true });
+  });
+});
+
+describeOnPostgres('event relay of a replica alone', () => {
+  let solo: TestKeel;
+  let listener: Client;
+  const notified: string[] = [];
+  const sessionEvents = () => notified.filter((payload) => payload.includes('"session.created"'));
+  const create = async (keel: TestKeel) => {
+    const response = await fetch(`${keel.url}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    return ((await response.json()) as { id: string }).id;
+  };
+
+  beforeAll(async () => {
+    solo = await startKeel();
+    // A client on the channel that is no replica: it hears what is sent, and announces nothing.
+    listener = new Client({ connectionString: solo.env.DATABASE_URL });
+    await listener.connect();
+    listener.on('notification', (message) => notified.push(message.payload ?? ''));
+    await listener.query('LISTEN keel_events');
+  });
+  afterAll(async () => {
+    await listener.end();
+    await solo.close();
+  });
+
+  it('sends no event through the database while no other replica is heard, and relays again as soon as one starts', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // past the time a new replica assumes company
+    for (let i = 0; i < 3; i++) await create(solo);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(sessionEvents()).toEqual([]);
+    expect(notified.some((payload) => payload.includes('"head":'))).toBe(true); // it still announces itself
+
+    const second = await startKeel({ reuse: solo });
+    try {
+      const stream = await SseClient.open(`${second.url}/global/event`);
+      const id = await create(solo);
+      await stream.next((f) => f.payload?.type === 'session.created' && f.payload.properties.info.id === id);
+      expect(sessionEvents().filter((payload) => payload.includes(id))).toHaveLength(1);
+      stream.close();
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -16,6 +16,8 @@ const SWEEP_MS = 30_000;
 const KEEP_MS = 60_000;
 /** How often each replica announces its latest seq, and checks its gaps. */
 const HEAD_EVERY_MS = 500;
+/** Silence after which a replica counts itself alone (four announcements missed) and stops sending its events. */
+const PEER_SILENT_MS = 2_000;
 const RECONNECT_FIRST_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
 
@@ -30,6 +32,12 @@ const RECONNECT_MAX_MS = 5_000;
  * clients get byte-identical events. The whole part goes again at least every second and after any
  * gap (an event dropped by the backlog bound); a replica that does not hold the previous text (it
  * started listening mid-stream) skips deltas of that part until the next whole one.
+ *
+ * A replica that has heard no other for PEER_SILENT_MS is alone: it still numbers and keeps its
+ * messages and announces its head, but sends none (a single replica pays no NOTIFY per event). A
+ * replica that connects announces itself at once, so the others hear it before it serves a request,
+ * and assumes company for PEER_SILENT_MS itself; one that was silent longer finds a gap in the
+ * announced heads and asks for the kept messages, like after a lost connection.
  *
  * NOTIFY is not durable, so the relay survives lost connections itself: each origin numbers its
  * messages, keeps the recent ones, and announces its latest number every HEAD_EVERY_MS. When the
@@ -52,12 +60,15 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   private stopping = false;
   private reconnectTimer?: NodeJS.Timeout;
   private failedAttempts = 0;
+  /** When another replica was last heard (any message on the channel not this one's). */
+  private peerHeardAt = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private received: Promise<unknown> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
   private readonly link: RelayLink = {
     origin: randomUUID(),
     isConnected: () => this.connected,
+    hasPeers: () => Date.now() - this.peerHeardAt < PEER_SILENT_MS,
     send: (sql, params) => this.sender!.query(sql, params),
     fetch: (sql, params) => this.listener!.query(sql, params),
     notify: (payloads) => this.notify(payloads),
@@ -117,6 +128,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     }
     // Received messages are handled one at a time too: a large one fetched by id keeps its place.
     listener.on('notification', (message) => {
+      if (!message.payload?.startsWith(this.outgoing.ownPrefix)) this.peerHeardAt = Date.now();
       this.received = this.received.then(() => this.incoming.receive(message.payload));
     });
     try {
@@ -131,6 +143,9 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     this.sender = sender;
     this.connected = true;
     this.failedAttempts = 0;
+    // Until the others have had time to announce themselves, this replica sends as if they were there.
+    this.peerHeardAt = Date.now();
+    this.outgoing.announce();
     // What was published elsewhere while this replica was not listening.
     this.incoming.askMissed();
     this.outgoing.scheduleFlush();

@@ -25,6 +25,8 @@ export interface RelayLink {
   readonly origin: string;
   /** False between a lost connection and the reconnect that replaces it. */
   isConnected(): boolean;
+  /** False while no other replica has been heard lately: events are then kept, not sent. */
+  hasPeers(): boolean;
   /** A statement on the sending connection. */
   send<R extends Record<string, unknown>>(sql: string, params: unknown[]): Promise<{ rows: R[] }>;
   /** A statement on the listening connection (in the receive order). */

@@ -21,12 +21,14 @@ function network() {
   const wire: RelayMessage[] = [];
   let drop: (to: string, message: RelayMessage) => boolean = () => false;
 
-  function replica(origin: string): Replica {
+  /** `hasPeers` stands for what the replica has heard of the others (true: it sends). */
+  function replica(origin: string, hasPeers: () => boolean = () => true): Replica {
     const delivered: GlobalEnvelope[] = [];
     let queue = Promise.resolve();
     const link: RelayLink = {
       origin,
       isConnected: () => true,
+      hasPeers,
       send: () => Promise.reject(new Error('no large events here')),
       fetch: () => Promise.reject(new Error('no large events here')),
       notify: (payloads) => {
@@ -135,6 +137,29 @@ describe('RelaySender and RelayReceiver', () => {
     expect(b.delivered).toEqual([event(1), event(2), event(3)]);
   });
 
+  it('sends nothing while it hears no other replica; one it did not hear gets the kept messages through the head and a resend', async () => {
+    const net = network();
+    let heard = false;
+    const a = net.replica('a', () => heard);
+    const b = net.replica('b');
+    a.sender.send(event(1));
+    await net.settle();
+    expect(net.wire).toEqual([]);
+    a.sender.announce(); // b follows a from the head: event 1 was before it
+    await net.settle();
+    a.sender.send(event(2));
+    a.sender.send(event(3));
+    await net.settle();
+    expect(b.delivered).toEqual([]);
+    a.sender.announce(); // b, silent so far, now sees a gap and asks for it
+    heard = true;
+    await net.settle();
+    expect(net.wire.filter((m) => m.resend)).toEqual([{ origin: 'b', resend: { a: 1 } }]);
+    a.sender.send(event(4));
+    await net.settle();
+    expect(b.delivered).toEqual([event(2), event(3), event(4)]);
+  });
+
   it('learns of a missed message from the head announcement', async () => {
     const net = network();
     const a = net.replica('a');
@@ -158,6 +183,7 @@ describe('RelaySender and RelayReceiver', () => {
       const link: RelayLink = {
         origin: 'b',
         isConnected: () => true,
+        hasPeers: () => true,
         send: () => Promise.reject(new Error('not sending here')),
         // The connection is down: relayed_event cannot be read.
         fetch: () => Promise.reject(new Error('Connection terminated')),

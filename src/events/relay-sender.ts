@@ -29,7 +29,7 @@ export class RelaySender {
   private readonly sentTexts = new Map<string, { length: number; wholeAt: number }>();
   private flushScheduled = false;
   private seq = 0;
-  /** The last seq NOTIFY has carried (what `head` announces: later ones may still wait in the outbox). */
+  /** The last seq NOTIFY has carried, or kept while alone (what `head` announces: later ones may still wait in the outbox). */
   private sentSeq = 0;
   private dropped = 0;
   /** How this replica's own messages start (they come back through LISTEN and are skipped unparsed). */
@@ -119,7 +119,7 @@ export class RelaySender {
               );
             }
           }
-          await this.link.notify(payloads);
+          if (this.link.hasPeers()) await this.link.notify(payloads);
         } catch (error) {
           if (isConnectionError(error)) return this.link.lost(error); // kept: sent again after the reconnect
           // Receivers now lack these updates: the next update of each streaming part goes whole.
