@@ -1,10 +1,10 @@
 import express from 'express';
 import type { Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { BodyTypeGuard } from './common/body-type.guard';
 import { HttpErrorFilter } from './common/http-error.filter';
-import { refuseDeepJson } from './common/json-body';
+import { jsonBodies } from './common/json-body';
 import { KeelHttpAdapter, RequestTimeouts } from './common/keel-http.adapter';
 import { TextInputGuard } from './common/text-input.guard';
 import { ReferenceValidator } from './openapi/reference-validator';
@@ -37,9 +37,7 @@ export function keelHttpAdapter(timeouts: RequestTimeouts): KeelHttpAdapter {
 /**
  * JSON only (multipart where an API takes files, read by its own interceptor): a form or text/plain
  * body, which another site's page can send without asking, is never read (see BodyTypeGuard).
- * Nest's typing leaves out `verify` (it uses it for `rawBody`, which Keel does not enable); the
- * options still go to express.json as given.
  */
 export function useJsonBodies(app: NestExpressApplication): void {
-  app.useBodyParser('json', { limit: '50mb', verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>);
+  app.use(jsonBodies('50mb'));
 }

@@ -1,5 +1,8 @@
-import type { Request } from 'express';
-import { nestsDeeperThan, refuseDeepJson } from './json-body';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express, { json } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { jsonBodies, MAX_JSON_DEPTH, nestsDeeperThan, refuseDeepJson } from './json-body';
 
 describe('nestsDeeperThan', () => {
   const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -37,5 +40,58 @@ describe('refuseDeepJson', () => {
     expect(verified(JSON.stringify({ ['k\u0000']: 1 }))).toBe(false);
     expect(verified(JSON.stringify({ a: 'x\u0000y' }), 'utf-16le')).toBe(false);
     expect(verified(JSON.stringify({ a: 'plain' }), 'utf-16le')).toBe(true);
+  });
+});
+
+describe('jsonBodies', () => {
+  /** A server whose one route answers what the parser made of the body: the value, or the error's status and type. */
+  async function serve(parser: RequestHandler): Promise<{ url: string; close: () => Promise<void> }> {
+    const app = express();
+    app.use(parser);
+    app.post('/', (req, res) => {
+      res.json({ body: req.body as unknown });
+    });
+    app.use((error: { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+      res.status(error.status ?? 500).json({ error: { status: error.status, type: error.type } });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const close = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    return { url: `http://127.0.0.1:${port}/`, close };
+  }
+
+  const cases: { name: string; body: string | Buffer; headers?: Record<string, string> }[] = [
+    { name: 'an object', body: '{"a":[1,"é😀"]}' },
+    { name: 'an array after whitespace', body: ' \n[1, 2]' },
+    { name: 'an empty body', body: '' },
+    { name: 'a leading BOM', body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]) },
+    { name: 'a string at the top', body: '"text"' },
+    { name: 'a number at the top', body: '42' },
+    { name: 'whitespace only', body: '   ' },
+    { name: 'malformed JSON', body: '{"a":' },
+    { name: 'too deep a body', body: '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1) },
+    { name: 'invalid UTF-8', body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]) },
+    { name: 'upper-case type with a charset', body: '{"a":1}', headers: { 'content-type': 'Application/JSON; charset=UTF-8' } },
+    { name: 'a latin-1 charset (body-parser)', body: '{"a":"x"}', headers: { 'content-type': 'application/json; charset=latin1' } },
+    { name: 'a body past the direct read (body-parser)', body: JSON.stringify({ a: 'x'.repeat(70_000) }) },
+  ];
+
+  it.each(cases)('answers $name exactly as body-parser does', async ({ body, headers }) => {
+    const direct = await serve(jsonBodies('50mb'));
+    const general = await serve(json({ limit: '50mb', verify: refuseDeepJson }));
+    try {
+      const send = async (url: string) => {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+        return { status: response.status, body: await response.text() };
+      };
+      expect(await send(direct.url)).toEqual(await send(general.url));
+    } finally {
+      await Promise.all([direct.close(), general.close()]);
+    }
   });
 });

@@ -14,6 +14,7 @@ export class BatchedInsert {
   private readonly waiting: { values: unknown[]; settle: (error?: unknown) => void }[] = [];
   private inFlight = 0;
   private readonly maxRows: number;
+  private readonly statements = new Map<number, string>();
 
   constructor(
     private readonly query: (sql: string, parameters: unknown[]) => Promise<unknown>,
@@ -59,12 +60,23 @@ export class BatchedInsert {
   }
 
   private send(rows: unknown[][]): Promise<unknown> {
-    const width = this.columns.length;
-    const placeholder = this.dialect === 'postgres' ? (n: number) => `$${n}` : () => '?';
-    const tuples = rows.map(
-      (_, r) => `(${this.columns.map((_, c) => placeholder(r * width + c + 1)).join(', ')})`,
-    );
-    const names = this.columns.map((name) => `"${name}"`).join(', ');
-    return this.query(`INSERT INTO "${this.table}" (${names}) VALUES ${tuples.join(', ')}`, rows.flat());
+    return this.query(this.statement(rows.length), rows.length === 1 ? rows[0] : rows.flat());
+  }
+
+  /** The INSERT of `count` rows, built once per count. */
+  private statement(count: number): string {
+    let sql = this.statements.get(count);
+    if (sql === undefined) {
+      const width = this.columns.length;
+      const placeholder = this.dialect === 'postgres' ? (n: number) => `$${n}` : () => '?';
+      const tuples = Array.from(
+        { length: count },
+        (_, r) => `(${this.columns.map((_, c) => placeholder(r * width + c + 1)).join(', ')})`,
+      );
+      const names = this.columns.map((name) => `"${name}"`).join(', ');
+      sql = `INSERT INTO "${this.table}" (${names}) VALUES ${tuples.join(', ')}`;
+      this.statements.set(count, sql);
+    }
+    return sql;
   }
 }

@@ -43,15 +43,17 @@ export class DirectoryMiddleware implements NestMiddleware {
   }
 
   private async resolveDirectory(req: Request): Promise<string> {
-    const plain = req.query.directory;
-    const located = req.query['location[directory]'];
+    // Read once: Express parses the query string again at every read of `req.query`.
+    const parameters = req.query;
+    const plain = parameters.directory;
+    const located = parameters['location[directory]'];
     const header = req.headers['x-opencode-directory'];
     let raw: string | undefined;
     // `?directory=a&directory=b` or `?directory[x]=a` must not fall through to the working directory.
     if (plain !== undefined && typeof plain !== 'string') throw this.invalid(plain, 'directory must be given once, as a string');
     // Express's simple query parser keeps `?directory[x]=a` as a key of its own.
-    const bracketed = Object.keys(req.query).find((key) => key.startsWith('directory['));
-    if (bracketed !== undefined) throw this.invalid(req.query[bracketed], 'directory must be given once, as a string');
+    const bracketed = Object.keys(parameters).find((key) => key.startsWith('directory['));
+    if (bracketed !== undefined) throw this.invalid(parameters[bracketed], 'directory must be given once, as a string');
     if (located !== undefined && typeof located !== 'string') throw this.invalid(located, 'location[directory] must be given once, as a string');
     // The 1.18 TUI sends both, the same; two different ones name no one directory.
     if (typeof plain === 'string' && typeof located === 'string' && plain !== located) throw this.invalid(plain, 'directory and location[directory] name different directories');
