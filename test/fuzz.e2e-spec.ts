@@ -336,7 +336,11 @@ async function fuzzServer(label: string, withCredentials: boolean): Promise<{ re
     }
     if (process.env.KEEL_FUZZ_STATS) process.stdout.write(`${formatStatuses(outcomes)}\n`);
     const report = formatFailures(SEED, label, outcomes);
-    const errors = logged.length ? `\nthe server logged ${logged.length} error(s); the first:\n${logged.slice(0, 5).join('\n')}` : '';
+    // The causes of the 5xx answers first (each answer names its request's ref), then the earliest others.
+    const refs = [...report.matchAll(/ref ([0-9a-f-]{36})/g)].map((m) => m[1]);
+    const causes = logged.filter((line) => refs.some((ref) => line.includes(ref)));
+    const shown = [...causes, ...logged.filter((line) => !causes.includes(line))].slice(0, Math.max(5, causes.length));
+    const errors = logged.length ? `\nthe server logged ${logged.length} error(s):\n${shown.join('\n')}` : '';
     return { report: report && report + errors, count: outcomes.length, ms: Date.now() - started };
   } finally {
     errorLog.mockRestore();

@@ -79,8 +79,7 @@ const FIRST_CHARACTER = /^[\x20\x09\x0a\x0d]*(.|$)/;
  * through body-parser, whose outcomes these match: `{}` for an empty body, only an object or array
  * at the top, a leading BOM dropped, and the same error types for the error filter.
  */
-export function jsonBodies(limit: string): RequestHandler {
-  const general = json({ limit, verify: refuseDeepJson });
+export function jsonBodies(limit: string, general: RequestHandler = json({ limit, verify: refuseDeepJson })): RequestHandler {
   return (req, res, next) => {
     const { 'content-type': type, 'content-length': length } = req.headers;
     const direct =
@@ -91,7 +90,8 @@ export function jsonBodies(limit: string): RequestHandler {
       Number(length) <= DIRECT_MAX_BYTES &&
       req.headers['content-encoding'] === undefined &&
       req.headers['transfer-encoding'] === undefined &&
-      !req.complete;
+      // Not yet read by anyone (a body that arrived with its headers is complete, and still readable).
+      req.readable;
     if (!direct) return general(req, res, next);
     const chunks: Buffer[] = [];
     let settled = false;
