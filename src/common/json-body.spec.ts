@@ -50,7 +50,7 @@ describe('refuseDeepJson', () => {
 });
 
 describe('jsonBodies', () => {
-  /** A server whose one route answers what the parser made of the body: the value, or the error's status and type. */
+  /** A server whose one route answers what the parser made of the body: the value, or what is read of its error. */
   async function serve(parser: RequestHandler): Promise<{ url: string; close: () => Promise<void> }> {
     const app = express();
     // As in Keel, an earlier middleware may wait (a credential lookup): by then a small body has arrived.
@@ -59,9 +59,27 @@ describe('jsonBodies', () => {
     app.post('/', (req, res) => {
       res.json({ body: req.body as unknown });
     });
+    // What Nest's error mapping and Keel's filter read of a parser error.
     app.use(
-      (error: { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
-        res.status(error.status ?? 500).json({ error: { status: error.status, type: error.type } });
+      (
+        error: Error & { status?: number; statusCode?: number; type?: string },
+        _req: Request,
+        res: Response,
+        _next: NextFunction,
+      ) => {
+        const { status, statusCode, type, message } = error;
+        res
+          .status(status ?? 500)
+          .json({
+            error: {
+              status,
+              statusCode,
+              type,
+              message,
+              syntax: error instanceof SyntaxError,
+              name: error.constructor.name,
+            },
+          });
       },
     );
     const server = app.listen(0, '127.0.0.1');
@@ -83,6 +101,11 @@ describe('jsonBodies', () => {
     { name: 'a string at the top', body: '"text"' },
     { name: 'a number at the top', body: '42' },
     { name: 'whitespace only', body: '   ' },
+    { name: 'a line separator at the top', body: '\u2028{}' },
+    { name: 'a string after whitespace', body: ' \n "x"' },
+    { name: 'null', body: 'null' },
+    { name: 'trailing text', body: '{"a":1} x' },
+    { name: 'a lone surrogate escape', body: '{"a":"\\ud800"}' },
     { name: 'malformed JSON', body: '{"a":' },
     { name: 'too deep a body', body: '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1) },
     { name: 'invalid UTF-8', body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]) },
@@ -115,7 +138,7 @@ describe('jsonBodies', () => {
         );
       expect(await send('plain', 'application/json', '{"a":1}')).toEqual({ body: { a: 1 } });
       expect(await send('utf-8', 'application/json; charset=utf-8', '[1]')).toEqual({ body: [1] });
-      expect(await send('latin1', 'application/json; charset=latin1', '{"a":1}')).toEqual({
+      expect(await send('latin1', 'application/json; charset=latin1', '{"a":1}')).toMatchObject({
         error: { status: 415, type: 'charset.unsupported' },
       });
       expect(

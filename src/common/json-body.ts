@@ -44,7 +44,12 @@ export function nestsDeeperThan(text: Uint8Array | string, max: number): boolean
  * body-parser `verify` hook of the JSON parser: refuses too-deep bodies with a 400 validation error
  * (rendered in each surface's dialect) before JSON.parse builds them.
  */
-export function refuseDeepJson(req: IncomingMessage, _res: unknown, body: Buffer, encoding: string | null): void {
+export function refuseDeepJson(
+  req: IncomingMessage,
+  _res: unknown,
+  body: Buffer,
+  encoding: string | null,
+): void {
   const utf8 = !encoding || /^utf-?8$/i.test(encoding);
   // Other UTF encodings (rare: RFC 8259 requires UTF-8) are decoded first: their bytes are not ASCII-safe.
   let text: Uint8Array | string = body;
@@ -52,13 +57,20 @@ export function refuseDeepJson(req: IncomingMessage, _res: unknown, body: Buffer
     try {
       text = new TextDecoder(encoding).decode(body);
     } catch {
-      throw Object.assign(new Error(`unsupported charset "${encoding}": send UTF-8`), { status: 415, type: 'charset.unsupported' });
+      throw Object.assign(new Error(`unsupported charset "${encoding}": send UTF-8`), {
+        status: 415,
+        type: 'charset.unsupported',
+      });
     }
   }
   // JSON cannot carry a raw NUL in a string or key, only the escape: without one, TextInputGuard need not walk the body.
-  (req as Request).nulFreeJson = typeof text === 'string' ? !text.includes('\\u0000') : !body.includes(NUL_ESCAPE);
+  (req as Request).nulFreeJson =
+    typeof text === 'string' ? !text.includes('\\u0000') : !body.includes(NUL_ESCAPE);
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    const error = new ValidationError([issue([], `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, 'too_deep')], null);
+    const error = new ValidationError(
+      [issue([], `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, 'too_deep')],
+      null,
+    );
     // body-parser keeps an error's own status (instead of its 403 for verify failures) and type.
     Object.assign(error, { type: 'entity.too.deep' });
     throw error;
@@ -66,20 +78,28 @@ export function refuseDeepJson(req: IncomingMessage, _res: unknown, body: Buffer
 }
 
 /** What a client's JSON request names as its type (lower-cased); any other form goes to body-parser. */
-const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+const PLAIN_JSON_TYPES = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=utf-8',
+]);
 /** The largest body read directly; a larger one streams through body-parser against the limit. */
 const DIRECT_MAX_BYTES = 64 * 1024;
-const FIRST_CHARACTER = /^[\x20\x09\x0a\x0d]*(.|$)/;
+const FIRST_NON_WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
 
 /**
  * JSON bodies up to `limit`, refused when deeper than MAX_JSON_DEPTH. A plain UTF-8 body of declared
  * length up to 64 KB, what clients send nearly always, is read here without body-parser's type,
  * charset and stream-decoder work (about a fifth of a create's extra CPU over the health path, for
  * a two-byte body). Everything else (a charset or content encoding, a chunked or larger body) goes
- * through body-parser, whose outcomes these match: `{}` for an empty body, only an object or array
- * at the top, a leading BOM dropped, and the same error types for the error filter.
+ * through `general`, body-parser. Both end alike, error bodies included: `{}` for an empty body, only
+ * an object or array at the top, a leading BOM dropped, and errors built as body-parser builds them
+ * (Nest maps a SyntaxError to its message, and a parser error with a `type` and `statusCode` to its status).
  */
-export function jsonBodies(limit: string, general: RequestHandler = json({ limit, verify: refuseDeepJson })): RequestHandler {
+export function jsonBodies(
+  limit: string,
+  general: RequestHandler = json({ limit, verify: refuseDeepJson }),
+): RequestHandler {
   return (req, res, next) => {
     const { 'content-type': type, 'content-length': length } = req.headers;
     const direct =
@@ -101,29 +121,58 @@ export function jsonBodies(limit: string, general: RequestHandler = json({ limit
       next(error);
     };
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('error', () => settle(Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' })));
+    req.once('error', () => settle(parserError(new Error('request aborted'), 400, 'request.aborted')));
     req.once('end', () => {
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       try {
-        refuseDeepJson(req, res, body, null);
+        refuseDeepJson(req, res, body, 'utf-8');
       } catch (error) {
-        return settle(error);
+        const refusal = error as Error & { status?: number; type?: string };
+        return settle(parserError(refusal, refusal.status ?? 403, refusal.type ?? 'entity.verify.failed'));
       }
       try {
         req.body = parseTopLevel(body.toString());
       } catch (error) {
-        return settle(Object.assign(error as Error, { status: 400, type: 'entity.parse.failed' }));
+        return settle(parserError(error as Error, 400, 'entity.parse.failed'));
       }
       settle();
     });
   };
 }
 
+/** The error as body-parser hands it on (http-errors' `createError(status, error, {type})`). */
+function parserError(error: Error, status: number, type: string): Error {
+  return Object.assign(error, { status, statusCode: status, expose: status < 500, type });
+}
+
 /** body-parser's strict parse: `{}` for nothing, else an object or array. */
 function parseTopLevel(text: string): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length === 0) return {};
-  const first = FIRST_CHARACTER.exec(text)![1];
-  if (first !== '{' && first !== '[') throw new SyntaxError(`Unexpected token ${first || 'end'} at the start of a JSON body`);
+  if (text[0] !== '{' && text[0] !== '[') {
+    const first = FIRST_NON_WHITESPACE.exec(text)?.[1] || undefined;
+    if (first !== '{' && first !== '[') throw strictViolation(text, first);
+  }
   return JSON.parse(text);
+}
+
+/**
+ * body-parser's error for a body that is no object or array: what JSON.parse says of its first
+ * character, with the text from there on in the message (of an empty text, for whitespace only).
+ */
+function strictViolation(text: string, first: string | undefined): SyntaxError {
+  const at = first === undefined ? -1 : text.indexOf(first);
+  const partial = at === -1 ? '' : text.slice(0, at) + '#'.repeat(text.length - at);
+  try {
+    JSON.parse(partial);
+    return new SyntaxError('strict violation');
+  } catch (error) {
+    const syntax = error as SyntaxError;
+    const message = syntax.message.replace(/#+/g, (placeholder) =>
+      text.substring(at, at + placeholder.length),
+    );
+    syntax.stack = syntax.stack?.replace(syntax.message, message);
+    syntax.message = message;
+    return syntax;
+  }
 }
