@@ -8,7 +8,7 @@
 //   const keel = await startKeel({ databaseUrl: database.url, env: { KEEL_API_KEYS: 'k' } });
 //   // keel: { url, pid, child, dataDir, healthyMs }
 //   await keel.stop();                                  // SIGTERM, wait for exit, remove the data dir
-//   await database.drop();
+//   await database.drop();                             // unless BENCH_KEEP_DB is set: the database is kept (and named)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -157,5 +157,8 @@ export async function freshDatabase(serverUrl = process.env.DATABASE_URL) {
       await client.end();
     }
   };
-  return { url: url.toString(), backends, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  // BENCH_KEEP_DB keeps the database for a later look (e.g. a search bench's 100,000 chunks).
+  const keep = Boolean(process.env.BENCH_KEEP_DB);
+  if (keep) console.log(`# keeping database ${name}`);
+  return { url: url.toString(), backends, drop: () => (keep ? Promise.resolve() : admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)) };
 }
