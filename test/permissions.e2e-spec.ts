@@ -1,5 +1,6 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2';
 import { rmSync } from 'node:fs';
+import { NotFoundError } from '../src/common/errors';
 import { PermissionService, PermissionRequest } from '../src/permissions/permission.service';
 import { expectReferenceSchema } from './support/reference-schema';
 import { SseClient } from './support/sse';
@@ -191,6 +192,30 @@ describe('permissions: ask, list, reply once/always/reject, cascade, dispose, re
     } finally {
       rmSync(otherDir, { recursive: true, force: true });
     }
+  });
+
+  it('rejects a request asked while its session is being deleted, whichever finishes first', async () => {
+    // ask() reads and stores in several steps; the deletion may read the pending requests before or after them.
+    const sessions = await Promise.all(Array.from({ length: 24 }, () => newSession()));
+    const asks: Promise<unknown>[] = [];
+    const deletions: Promise<unknown>[] = [];
+    for (const [i, sessionID] of sessions.entries()) {
+      deletions.push(client.session.delete({ sessionID }));
+      await new Promise((r) => setTimeout(r, i % 6)); // the ask starts 0–5 ms after the deletion
+      asks.push(permissions.ask(request(sessionID, { title: 'raced' })));
+    }
+    await Promise.all(deletions);
+    const outcome = (ask: Promise<unknown>) =>
+      Promise.race([ask.catch((error) => (error instanceof NotFoundError ? 'not found' : String(error))), new Promise((r) => setTimeout(() => r('pending'), 5_000))]);
+    // Each is 'reject', or not found when the session was gone before ask() looked it up; none waits forever.
+    for (const settled of await Promise.all(asks.map(outcome))) expect(['reject', 'not found']).toContain(settled);
+    // And none stays listed as pending.
+    let listed = ['?'];
+    for (let i = 0; i < 100 && listed.length; i++) {
+      listed = (await client.permission.list()).data!.filter((p) => p.title === 'raced').map((p) => p.id);
+      if (listed.length) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(listed).toEqual([]);
   });
 
   it('answers on its own after KEEL_PERMISSION_TIMEOUT_MS with KEEL_PERMISSION_DEFAULT', async () => {

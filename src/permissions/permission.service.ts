@@ -60,6 +60,7 @@ interface AskOptions {
 }
 
 interface Waiter {
+  sessionID: string;
   resolve: (response: PermissionResponse) => void;
   cleanup: () => void;
 }
@@ -90,6 +91,9 @@ export class PermissionService implements BeforeApplicationShutdown {
       for (const row of await this.repository.pendingOf(ids, manager)) this.settle(row.id, 'reject');
       await this.repository.removeSessions(ids, manager);
     });
+    // A request stored while its session was being deleted (after the cascade read the pending ones)
+    // is rejected once the deletion is announced, here or on another replica.
+    bus.ofType<{ sessionID: string }>('session.deleted').subscribe(({ payload }) => this.rejectSession(payload.properties.sessionID));
   }
 
   async ask(request: PermissionRequest, options: AskOptions = {}): Promise<PermissionResponse> {
@@ -118,6 +122,7 @@ export class PermissionService implements BeforeApplicationShutdown {
       const onAbort = () => void this.answerUnlessDone(row, 'reject');
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.set(row.id, {
+        sessionID: row.sessionID,
         resolve,
         cleanup: () => {
           if (timer) clearTimeout(timer);
@@ -125,6 +130,12 @@ export class PermissionService implements BeforeApplicationShutdown {
         },
       });
     });
+    // The session may have been deleted, and announced, while the request was being stored.
+    if (!(await this.sessions.exists(row.sessionID))) {
+      this.settle(row.id, 'reject');
+      await this.repository.removeSessions([row.sessionID]);
+      return answer;
+    }
     this.bus.publish(row.directory, 'permission.updated', toPermission(row));
     this.bus.publish(row.directory, 'permission.asked', toPermissionRequest(row));
     return answer;
@@ -204,6 +215,14 @@ export class PermissionService implements BeforeApplicationShutdown {
     this.waiters.delete(id);
     waiter.cleanup();
     waiter.resolve(response);
+  }
+
+  private rejectSession(sessionID: string): void {
+    const waiting = [...this.waiters].filter(([, waiter]) => waiter.sessionID === sessionID);
+    if (waiting.length === 0) return; // the usual case: the deletion's cascade answered them
+    for (const [id] of waiting) this.settle(id, 'reject');
+    // Stored after the deletion removed the session's requests: removed now.
+    this.repository.removeSessions([sessionID]).catch(() => undefined);
   }
 
   private async rejectDirectory(directory: string): Promise<void> {

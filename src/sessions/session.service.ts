@@ -271,6 +271,11 @@ export class SessionService {
     }
   }
 
+  /** Whether the session is stored (asked of the database: the location cache may hold a deleted one). */
+  async exists(id: string): Promise<boolean> {
+    return Boolean(await this.repository.find(id));
+  }
+
   /** Where a session lives; cached because every streamed part needs it. */
   async locate(id: string): Promise<SessionLocation> {
     const cached = this.locations.get(id);
