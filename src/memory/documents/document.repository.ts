@@ -75,11 +75,10 @@ interface UpsertedRow {
 }
 
 const INSERT_COLUMNS = ['id', 'org_id', 'custom_id', 'content', 'raw', 'url', 'title', 'type', 'source', 'task_type', 'dreaming', 'status', 'dreaming_status', 'metadata', 'container_tag', 'container_tags', 'entity_context', 'filter_by_metadata', 'filepath', 'document_date', 'revision', 'dreamed_length', 'lease_until', 'created_at', 'updated_at'];
-/** What a search hit shows of its document (a chunk hit also checks its tags and filters on its metadata). */
 /**
- * What a search answer shows of a hit's document (a chunk hit, a memory hit), read in the
- * repository's own SQL: TypeORM's `find` spent about as long building and mapping it as the
- * statement took.
+ * What a search hit shows of its document (a chunk hit also checks its tags and filters on its
+ * metadata), read in the repository's own SQL: TypeORM's `find` spent about as long building and
+ * mapping it as the statement took.
  */
 const HIT_COLUMNS = {
   chunk: 'id, org_id, custom_id, title, type, metadata, summary, created_at, updated_at, container_tags, status, filepath',
@@ -144,8 +143,8 @@ export class DocumentRepository {
    */
   async hitDocuments(org: string, ids: string[], hit: 'chunk' | 'memory'): Promise<MemoryDocument[]> {
     if (!ids.length) return [];
-    const rows = await this.store.query<HitRow>(`SELECT ${HIT_COLUMNS[hit]} FROM memory_document WHERE org_id = ? AND id IN (${placeholders(ids)})`, [org, ...ids]);
-    return rows.map(hitDocument);
+    const rows = await this.store.query<HitRow>(`SELECT ${HIT_COLUMNS[hit]} FROM memory_document WHERE id IN (${placeholders(ids)})`, ids);
+    return rows.filter((row) => row.org_id === org).map(hitDocument);
   }
 
   /** By id, then by customId, within the organization (another organization's document is not found). */
