@@ -4,6 +4,7 @@ import { In, Repository, SelectQueryBuilder } from 'typeorm';
 import { Metadata, MemoryDocument, UNFINISHED } from './memory-document.entity';
 import { MemoryChunk } from './memory-chunk.entity';
 import { FullTextIndex } from '../search/full-text-index';
+import { epochMs, jsonText } from '../../common/columns';
 import { IngestionStore, placeholders, Query } from '../store';
 import type { StoredForMerge } from './document-merge';
 
@@ -102,18 +103,17 @@ interface HitRow {
 
 /** The row as the entity's columns read it (JSON text parsed, epoch bigints as numbers); columns not selected stay unset. */
 function hitDocument(row: HitRow): MemoryDocument {
-  const json = <T>(text: string | null | undefined) => (text === null || text === undefined ? undefined : (JSON.parse(text) as T));
   const document = Object.assign(new MemoryDocument(), {
     id: row.id,
     orgId: row.org_id,
     title: row.title,
     type: row.type,
-    metadata: json<Metadata>(row.metadata),
+    metadata: jsonText.from(row.metadata) as Metadata | undefined,
     summary: row.summary,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
+    createdAt: epochMs.from(row.created_at) as number,
+    updatedAt: epochMs.from(row.updated_at) as number,
   });
-  if ('custom_id' in row) Object.assign(document, { customId: row.custom_id, containerTags: json<string[]>(row.container_tags), status: row.status, filepath: row.filepath });
+  if ('custom_id' in row) Object.assign(document, { customId: row.custom_id, containerTags: jsonText.from(row.container_tags) as string[] | undefined, status: row.status, filepath: row.filepath });
   return document;
 }
 const SUMMARY_FIELDS = ['d.id', 'd.customId', 'd.createdAt', 'd.updatedAt', 'd.filepath', 'd.metadata', 'd.status', 'd.error', 'd.summary', 'd.title', 'd.type', 'd.url', 'd.containerTags'];
