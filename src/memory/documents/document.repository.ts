@@ -82,8 +82,8 @@ const INSERT_COLUMNS = ['id', 'org_id', 'custom_id', 'content', 'raw', 'url', 't
  * mapping it as the statement took.
  */
 const HIT_COLUMNS = {
-  chunk: 'id, org_id, custom_id, title, type, metadata, summary, created_at, updated_at, container_tags, status, filepath',
-  memory: 'id, org_id, title, type, metadata, summary, created_at, updated_at',
+  chunk: 'd.id, d.org_id, d.custom_id, d.title, d.type, d.metadata, d.summary, d.created_at, d.updated_at, d.container_tags, d.status, d.filepath',
+  memory: 'd.id, d.org_id, d.title, d.type, d.metadata, d.summary, d.created_at, d.updated_at',
 } as const;
 
 interface HitRow {
@@ -143,7 +143,7 @@ export class DocumentRepository {
    */
   async hitDocuments(org: string, ids: string[], hit: 'chunk' | 'memory'): Promise<MemoryDocument[]> {
     if (!ids.length) return [];
-    const rows = await this.store.query<HitRow>(`SELECT ${HIT_COLUMNS[hit]} FROM memory_document WHERE id IN (${placeholders(ids)})`, ids);
+    const rows = await this.store.query<HitRow>(`SELECT ${HIT_COLUMNS[hit]} FROM memory_document d WHERE d.id IN (${placeholders(ids)})`, ids);
     return rows.filter((row) => row.org_id === org).map(hitDocument);
   }
 
@@ -275,14 +275,23 @@ export class DocumentRepository {
     return this.chunks.find({ where: { documentId }, order: { position: 'ASC' } });
   }
 
-  /** Chunks by id, without their embeddings (search hits). */
-  async chunksByIds(ids: number[]): Promise<MemoryChunk[]> {
+  /**
+   * Chunk hits by id (without their embeddings), each with what its document shows, in one statement:
+   * both are read by primary key, and the organization is checked here as in hitDocuments.
+   */
+  async chunkHits(org: string, ids: number[]): Promise<{ chunk: MemoryChunk; doc: MemoryDocument }[]> {
     if (!ids.length) return [];
-    const rows = await this.store.query<{ id: number | string; document_id: string; position: number; content: string }>(
-      `SELECT id, document_id, position, content FROM memory_chunk WHERE id IN (${placeholders(ids)})`,
+    const rows = await this.store.query<HitRow & { chunk_id: number | string; document_id: string; position: number; content: string }>(
+      `SELECT c.id AS chunk_id, c.document_id, c.position, c.content, ${HIT_COLUMNS.chunk} FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id WHERE c.id IN (${placeholders(ids)})`,
       ids,
     );
-    return rows.map((row) => Object.assign(new MemoryChunk(), { id: Number(row.id), documentId: row.document_id, position: row.position, content: row.content }));
+    const docs = new Map<string, MemoryDocument>();
+    return rows
+      .filter((row) => row.org_id === org)
+      .map((row) => {
+        const doc = docs.get(row.id) ?? docs.set(row.id, hitDocument(row)).get(row.id)!;
+        return { chunk: Object.assign(new MemoryChunk(), { id: Number(row.chunk_id), documentId: row.document_id, position: row.position, content: row.content }), doc };
+      });
   }
 
   chunksAt(documentId: string, positions: number[]): Promise<MemoryChunk[]> {

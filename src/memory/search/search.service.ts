@@ -68,18 +68,15 @@ export class SearchService {
     const ids = new Set(ranks.keys());
     if (vector && !documentId) for (const hit of await this.vectors.nearest(vector, tags, pool, org)) ids.add(hit.id);
     if (!ids.size) return [];
-    const [chunks, semantic] = await Promise.all([
-      this.documents.chunksByIds([...ids]),
+    const [found, semantic] = await Promise.all([
+      // Only the organization's documents: a chunk of another one is dropped here whatever found it.
+      this.documents.chunkHits(org, [...ids]),
       vector ? this.semanticScores(vector, [...ids]) : Promise.resolve(undefined),
     ]);
-    // Only the organization's documents: a chunk of another one is dropped here whatever found it.
-    const docs = await this.documents.hitDocuments(org, [...new Set(chunks.map((c) => c.documentId))], 'chunk');
-    const byDoc = new Map(docs.map((d) => [d.id, d]));
     const best = Math.max(0, ...ranks.values());
     const out: ScoredChunk[] = [];
-    for (const chunk of chunks) {
-      const doc = byDoc.get(chunk.documentId);
-      if (!doc || (documentId && chunk.documentId !== documentId) || !matchesFilter(filter, doc.metadata)) continue;
+    for (const { chunk, doc } of found) {
+      if ((documentId && chunk.documentId !== documentId) || !matchesFilter(filter, doc.metadata)) continue;
       // The vector index learns of a document's new tags only when it is reprocessed: tags are checked here.
       if (tags?.length && !doc.containerTags?.some((t) => tags.includes(t))) continue;
       const rank = ranks.get(chunk.id);
