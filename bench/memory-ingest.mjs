@@ -7,6 +7,8 @@
 // BENCH_EMBED_DIM (0 = full text only; e.g. 256 starts a loopback OpenAI-compatible /embeddings server with
 // deterministic hashed bag-of-words vectors, so chunks get vectors and search is hybrid),
 // BENCH_DREAM_WAIT_S (1800: how long to wait for memory extraction before measuring search).
+// BENCH_SEARCH_DB=<name> (with DATABASE_URL): only the searches below, on a database an earlier run kept
+// (BENCH_KEEP_DB=1), as it is: for comparing builds (KEEL_DIST) on the same 100,000 chunks.
 // Search is measured twice: while the documents after the first BENCH_DOCS are ingested, and once the
 // pipeline and dreaming have finished.
 import { createServer } from 'node:http';
@@ -135,6 +137,20 @@ async function latencyDuring(url, work) {
     times[kind].push(await timed(url, kind));
   }
   return { result: await done, times };
+}
+
+if (process.env.BENCH_SEARCH_DB) {
+  const kept = new URL(process.env.DATABASE_URL);
+  kept.pathname = `/${process.env.BENCH_SEARCH_DB}`;
+  const keel = await startKeel({ databaseUrl: kept.toString(), env: { KEEL_API_KEYS: KEY } });
+  try {
+    console.log(`# search on the kept database ${process.env.BENCH_SEARCH_DB}, KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'} — ${machineLine()}`);
+    console.log(`  POST /v3/search (limit 10): ${await latency(keel.url, 'v3')}`);
+    console.log(`  POST /v4/search hybrid (limit 10): ${await latency(keel.url, 'v4')}`);
+  } finally {
+    await keel.stop();
+  }
+  process.exit(0);
 }
 
 const embeddings = EMBED_DIM > 0 ? await startEmbeddingServer() : undefined;
