@@ -137,13 +137,13 @@ export class DocumentRepository {
   }
 
   /**
-   * The organization's documents among `ids`, with what a chunk or a memory hit shows. They are read
+   * The organization's documents among `ids`, with what a memory hit shows of its source. They are read
    * by primary key and their organization checked here: with `org_id = ?` in the query SQLite walks
    * the organization's index (every row of a one-organization server) instead.
    */
-  async hitDocuments(org: string, ids: string[], hit: 'chunk' | 'memory'): Promise<MemoryDocument[]> {
+  async hitDocuments(org: string, ids: string[]): Promise<MemoryDocument[]> {
     if (!ids.length) return [];
-    const rows = await this.store.query<HitRow>(`SELECT ${HIT_COLUMNS[hit]} FROM memory_document d WHERE d.id IN (${placeholders(ids)})`, ids);
+    const rows = await this.store.query<HitRow>(`SELECT ${HIT_COLUMNS.memory} FROM memory_document d WHERE d.id IN (${placeholders(ids)})`, ids);
     return rows.filter((row) => row.org_id === org).map(hitDocument);
   }
 
@@ -289,7 +289,8 @@ export class DocumentRepository {
     return rows
       .filter((row) => row.org_id === org)
       .map((row) => {
-        const doc = docs.get(row.id) ?? docs.set(row.id, hitDocument(row)).get(row.id)!;
+        let doc = docs.get(row.id);
+        if (!doc) docs.set(row.id, (doc = hitDocument(row)));
         return { chunk: Object.assign(new MemoryChunk(), { id: Number(row.chunk_id), documentId: row.document_id, position: row.position, content: row.content }), doc };
       });
   }

@@ -180,7 +180,7 @@ export class SearchService {
     const top = scored.slice(0, limit);
     const chains = await Promise.all(top.map((s) => (s.m.version > 1 ? this.memories.nearbyVersions(s.m) : Promise.resolve([]))));
     const docIds = [...new Set(top.map((s) => s.m.documentId).filter((d): d is string => !!d))];
-    const docs = include.documents && docIds.length ? new Map((await this.documents.hitDocuments(org, docIds, 'memory')).map((d) => [d.id, d])) : undefined;
+    const docs = include.documents && docIds.length ? new Map((await this.documents.hitDocuments(org, docIds)).map((d) => [d.id, d])) : undefined;
     return top.map(({ m, score }, i) => {
       const chain = chains[i];
       const doc = m.documentId ? docs?.get(m.documentId) : undefined;
