@@ -354,7 +354,7 @@ async function fuzzServer(label: string, withCredentials: boolean): Promise<{ re
 
 describe(`fuzz: every operation of /doc (seed ${SEED})`, () => {
   // Each run sends about 3,500 requests, three at a time. Without credentials they reach the handlers and
-  // do their work: on PostgreSQL that took 225–252 s on a slow day of the 2-core CI machine (97 s on SQLite).
+  // do their work: that took 198–252 s on PostgreSQL and 97–225 s on SQLite on slow days of the 2-core CI machine.
   jest.setTimeout(480_000);
 
   it.each([
