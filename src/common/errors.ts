@@ -26,6 +26,9 @@ export class NotFoundError extends DomainError {
   readonly errorName = 'NotFoundError';
 }
 
+/** How many issues a ValidationError's message names: no rendered error shows more (http-error.filter.ts). */
+const MESSAGE_ISSUES = 50;
+
 /** A request that fails validation: `issues` name the offending fields. */
 export class ValidationError extends DomainError {
   readonly status = 400;
@@ -34,7 +37,10 @@ export class ValidationError extends DomainError {
     readonly issues: ValidationIssue[],
     readonly input: unknown,
   ) {
-    super(issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    // Not a message of every issue: a body of a million wrong items would make one of tens of megabytes.
+    const named = issues.slice(0, MESSAGE_ISSUES).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    const more = issues.length - named.length;
+    super(named.join('; ') + (more ? `; ${more} more` : ''));
   }
 }
 

@@ -68,4 +68,11 @@ describe('request fields', () => {
     expect(() => optional.transform(undefined, { type: 'body', metatype: Strict })).not.toThrow();
     expect(optional.transform(undefined, { type: 'body', metatype: Strict })).toBeInstanceOf(Strict);
   });
+
+  it("names only the first 50 issues in the error's message, and counts the others", () => {
+    const issues = Array.from({ length: 1_000_000 }, (_, i) => issue(['tags', i], 'must be a string'));
+    const error = new ValidationError(issues, {});
+    expect(error.issues).toHaveLength(1_000_000);
+    expect(error.message).toMatch(/^tags\.0: must be a string; tags\.1: must be a string; .*; tags\.49: must be a string; 999950 more$/);
+  });
 });
