@@ -144,9 +144,10 @@ export class PipelineQueueRepository {
 
   /**
    * Writes one stage of the claimed revision, stamped `updated_at`; undefined when the row moved on
-   * (deleted, appended to or replaced) or the claim is no longer the worker's.
+   * (deleted, appended to or replaced) or the claim is no longer the worker's. In `q`'s transaction
+   * when given (the row then stays locked until it ends), else in its own.
    */
-  async writeStage(claim: ClaimedRevision, workerId: string, stage: StageWrite): Promise<StageWritten | undefined> {
+  async writeStage(claim: ClaimedRevision, workerId: string, stage: StageWrite, q?: Query): Promise<StageWritten | undefined> {
     const sets = ['status = ?', 'updated_at = ?', ...Object.keys(stage.columns).map((k) => `${k} = ?`)];
     const params: unknown[] = [stage.status, Date.now(), ...Object.values(stage.columns)];
     if (stage.dreamingStatus) {
@@ -157,10 +158,9 @@ export class PipelineQueueRepository {
       sets.push('lease_until = ?');
       params.push(stage.renewedLease);
     }
-    const [row] = await this.store.transaction(
-      (q) => q<StageWritten>(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`, [...params, claim.id, claim.revision, workerId]),
-      RELAXED,
-    );
+    const write = (tx: Query) =>
+      tx<StageWritten>(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`, [...params, claim.id, claim.revision, workerId]);
+    const [row] = await (q ? write(q) : this.store.transaction(write, RELAXED));
     return row;
   }
 

@@ -155,13 +155,18 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Persist one transition of the claimed revision and publish it; throws Superseded when the row moved
-   * on or the claim is no longer this worker's. Without `lease_until` in `extra` the lease is renewed.
+   * Persist one transition of the claimed revision and publish it once committed; throws Superseded when
+   * the row moved on or the claim is no longer this worker's. Without `lease_until` in `extra` the lease
+   * is renewed. In `q`'s transaction when given: the previous stage's output commits with it, and the row
+   * stays locked (the check `assertCurrent` makes) for the rest of that transaction.
    */
-  private async transition(claim: ClaimedDocument, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string): Promise<void> {
-    const row = await this.queue.writeStage(claim, this.workerId, { status, columns: extra, dreamingStatus, renewedLease: this.lease() });
+  private async transition(claim: ClaimedDocument, status: string, extra: Record<string, unknown> = {}, dreamingStatus?: string, q?: Query): Promise<void> {
+    const row = await this.queue.writeStage(claim, this.workerId, { status, columns: extra, dreamingStatus, renewedLease: this.lease() }, q);
     if (!row) throw new Superseded();
-    this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
+    const publish = () =>
+      this.publisher.publish({ id: claim.id, orgId: claim.org_id, customId: row.custom_id, status, dreamingStatus: row.dreaming_status, error: extra.error as string | undefined });
+    if (q) this.store.afterCommit(q, publish);
+    else publish();
   }
 
   /** Inside a write: the claimed revision must still be current (not deleted, appended to or replaced) and still this worker's. */
@@ -270,24 +275,17 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       ...(doc.source === 'file' ? { content: text } : {}),
     });
     if (this.stopping) return;
+    // Each stage's output commits with the next stage's status: a document is two commits shorter.
     const chunks = chunkText(text, rules.chunking);
     const now = Date.now();
     await this.store.transaction(async (q) => {
-      await this.assertCurrent(q, claim);
+      await this.transition(claim, 'embedding', {}, undefined, q);
       await this.index.deleteChunks(q, claim.id);
       await this.queue.insertChunks(q, claim.id, chunks, now);
     }, { relaxed: true });
-    await this.transition(claim, 'embedding');
     if (this.embeddings.configured) await this.embedChunks(claim);
+    else await this.transition(claim, 'indexing');
     if (this.stopping) return;
-    await this.transition(claim, 'indexing');
-    await this.store.transaction(
-      async (q) => {
-        await this.assertCurrent(q, claim);
-        await this.index.indexChunks(q, claim.id);
-      },
-      { relaxed: true },
-    );
     const superrag = doc.task_type === 'superrag';
     const instant = doc.dreaming === 'instant';
     // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
@@ -295,17 +293,23 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
     // An instant dream goes on under this claim; otherwise the row is handed back until its dream is due.
     const dreamsNow = instant && !superrag;
-    await this.transition(claim, 'done', { lease_until: dreamAt, claimed_by: dreamsNow ? this.workerId : null }, superrag ? 'done' : 'dreaming');
+    await this.store.transaction(
+      async (q) => {
+        await this.transition(claim, 'done', { lease_until: dreamAt, claimed_by: dreamsNow ? this.workerId : null }, superrag ? 'done' : 'dreaming', q);
+        await this.index.indexChunks(q, claim.id);
+      },
+      { relaxed: true },
+    );
     this.metrics.documentsProcessed.inc({ outcome: 'done' });
     if (dreamsNow && !this.stopping) await this.dream({ ...claim, status: 'done' });
   }
 
-  /** Vectors for every chunk of the document (stored as JSON; search compares them in process). */
+  /** Vectors for every chunk of the document (stored as JSON; search compares them in process), then `indexing`. */
   private async embedChunks(claim: ClaimedDocument): Promise<void> {
     const chunks = await this.queue.chunksToEmbed(claim.id);
     const vectors = await this.embeddings.embed(chunks.map((c) => c.content));
     await this.store.transaction(async (q) => {
-      await this.assertCurrent(q, claim);
+      await this.transition(claim, 'indexing', {}, undefined, q);
       await this.queue.saveEmbeddings(q, chunks, vectors);
     }, { relaxed: true });
   }
