@@ -26,8 +26,11 @@ export class NotFoundError extends DomainError {
   readonly errorName = 'NotFoundError';
 }
 
-/** How many issues a ValidationError's message names: no rendered error shows more (http-error.filter.ts). */
-const MESSAGE_ISSUES = 50;
+/**
+ * The issues an error names at most: in a ValidationError's message, in a rendered error body
+ * (http-error.filter.ts), and where a list stops checking its items (routing-validation.ts).
+ */
+export const SHOWN_ISSUES = 50;
 
 /** A request that fails validation: `issues` name the offending fields. */
 export class ValidationError extends DomainError {
@@ -38,7 +41,7 @@ export class ValidationError extends DomainError {
     readonly input: unknown,
   ) {
     // Not a message of every issue: a body of a million wrong items would make one of tens of megabytes.
-    const named = issues.slice(0, MESSAGE_ISSUES).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    const named = issues.slice(0, SHOWN_ISSUES).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     const more = issues.length - named.length;
     super(named.join('; ') + (more ? `; ${more} more` : ''));
   }

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isConnectionLoss } from '../database/connection-loss';
-import { DomainError, RETRY_AFTER_SECONDS, ServiceUnavailableError, ValidationError, ValidationIssue } from './errors';
+import { DomainError, RETRY_AFTER_SECONDS, ServiceUnavailableError, SHOWN_ISSUES, ValidationError, ValidationIssue } from './errors';
 import { Surface, surfaceOf } from './surface';
 
 /** Any thrown value, reduced to what a surface needs to render it. */
@@ -59,7 +59,7 @@ const renderers: Record<Surface, ErrorRenderer> = {
  * quote values and keys), so a 40 MB field cannot make a 40 MB error. Shapes are kept: a long string
  * stays a string with its head, a long array an array with its first entries.
  */
-const ECHO = { stringChars: 1_000, messageChars: 2_000, totalChars: 16_384, entries: 100, depth: 16, issues: 50 };
+const ECHO = { stringChars: 1_000, messageChars: 2_000, totalChars: 16_384, entries: 100, depth: 16, issues: SHOWN_ISSUES };
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(max, 0))}… (${text.length} characters)`;

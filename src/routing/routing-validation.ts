@@ -1,6 +1,6 @@
 import { Body, Query, Type } from '@nestjs/common';
 import { ApiPropertyOptions } from '@nestjs/swagger';
-import { issue, ValidationIssue } from '../common/errors';
+import { issue, SHOWN_ISSUES, ValidationIssue } from '../common/errors';
 import {
   absent,
   checkRequest,
@@ -116,18 +116,15 @@ export const RequiredObject = (api: ApiPropertyOptions, entries?: Rule) =>
       : fail(at, 'is required and must be a JSON object'),
   );
 
-/** Issues a list reports at most: a million bad items make one short answer, not a million issues. */
-const LIST_ISSUES = 50;
-
-/** An array of request objects, each checked as `item` until LIST_ISSUES issues are found. */
+/** An array of request objects, each checked as `item` until SHOWN_ISSUES issues are found (a million bad items make one short answer). */
 export const RequiredList = (api: ApiPropertyOptions, item: Type<object>) =>
   Field(api, 'requiredList', (value, _body, at) => {
     if (!Array.isArray(value)) return fail(at, 'is required and must be an array');
     const issues: ValidationIssue[] = [];
-    for (let index = 0; index < value.length && issues.length < LIST_ISSUES; index++) {
+    for (let index = 0; index < value.length && issues.length < SHOWN_ISSUES; index++) {
       issues.push(...checkRequest(item, value[index], [...at, index]).issues);
     }
-    return issues.slice(0, LIST_ISSUES);
+    return issues.slice(0, SHOWN_ISSUES);
   });
 
 /** A query value (a string, or an array when repeated) that must be one of `values`, or nothing. */
