@@ -9,6 +9,8 @@
 // BENCH_DREAM_WAIT_S (1800: how long to wait for memory extraction before measuring search).
 // BENCH_SEARCH_DB=<name> (with DATABASE_URL): only the searches below, on a database an earlier run kept
 // (BENCH_KEEP_DB=1), as it is: for comparing builds (KEEL_DIST) on the same 100,000 chunks.
+// On SQLite the same with BENCH_DATA_DIR=<dir> (Keel's data dir, kept after the run) and then
+// BENCH_SEARCH_DIR=<that dir>.
 // Search is measured twice: while the documents after the first BENCH_DOCS are ingested, and once the
 // pipeline and dreaming have finished.
 import { createServer } from 'node:http';
@@ -139,12 +141,13 @@ async function latencyDuring(url, work) {
   return { result: await done, times };
 }
 
-if (process.env.BENCH_SEARCH_DB) {
-  const kept = new URL(process.env.DATABASE_URL);
-  kept.pathname = `/${process.env.BENCH_SEARCH_DB}`;
-  const keel = await startKeel({ databaseUrl: kept.toString(), env: { KEEL_API_KEYS: KEY } });
+const { BENCH_SEARCH_DB, BENCH_SEARCH_DIR } = process.env;
+if (BENCH_SEARCH_DB || BENCH_SEARCH_DIR) {
+  const kept = BENCH_SEARCH_DB ? new URL(process.env.DATABASE_URL) : undefined;
+  if (kept) kept.pathname = `/${BENCH_SEARCH_DB}`;
+  const keel = await startKeel({ databaseUrl: kept?.toString(), dataDir: BENCH_SEARCH_DIR, env: { KEEL_API_KEYS: KEY } });
   try {
-    console.log(`# search on the kept database ${process.env.BENCH_SEARCH_DB}, KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'} — ${machineLine()}`);
+    console.log(`# search on the kept ${kept ? `database ${BENCH_SEARCH_DB}` : `data dir ${BENCH_SEARCH_DIR}`}, KEEL_DIST=${process.env.KEEL_DIST ?? 'dist'} — ${machineLine()}`);
     console.log(`  POST /v3/search (limit 10): ${await latency(keel.url, 'v3')}`);
     console.log(`  POST /v4/search hybrid (limit 10): ${await latency(keel.url, 'v4')}`);
   } finally {
@@ -155,7 +158,7 @@ if (process.env.BENCH_SEARCH_DB) {
 
 const embeddings = EMBED_DIM > 0 ? await startEmbeddingServer() : undefined;
 const database = await freshDatabase();
-const keel = await startKeel({ databaseUrl: database.url, env: { KEEL_API_KEYS: KEY, ...(embeddings ? { KEEL_EMBEDDING_URL: embeddings.url } : {}) } });
+const keel = await startKeel({ databaseUrl: database.url, dataDir: process.env.BENCH_DATA_DIR, env: { KEEL_API_KEYS: KEY, ...(embeddings ? { KEEL_EMBEDDING_URL: embeddings.url } : {}) } });
 const { child, url } = keel;
 let peakRss = rssMb(child.pid);
 const sample = () => (peakRss = Math.max(peakRss, rssMb(child.pid)));

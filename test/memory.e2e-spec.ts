@@ -74,6 +74,28 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     expect(excluded.results.map((r) => r.documentId)).not.toContain(added.id);
   });
 
+  it('finds a small container’s document by words that a larger container wrote many times since', async () => {
+    const small = await client.add({ content: 'The tidewatcher keeps the breakwater ledger.', containerTag: 'tide_small' });
+    await waitForDocument(client, small.id, { dreaming: false });
+    // More newer matches of the same words than a search without tags ranks (120 a term), in another container:
+    // on SQLite a tag is checked after ranking, so the tagged search must rank a wider window.
+    const documents = Array.from({ length: 150 }, (_, i) => `Tidewatcher entry ${i}: the breakwater held tonight.`);
+    const big = await client.documents.batchAdd({ containerTag: 'tide_big', documents });
+    expect(big.success).toBe(150);
+    const deadline = Date.now() + 120_000;
+    while ((await client.documents.listProcessing()).totalCount > 0) {
+      if (Date.now() > deadline) throw new Error('the larger container is still being processed');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const q of ['tidewatcher', 'tidewatcher breakwater']) {
+      const found = await client.search.documents({ q, containerTags: ['tide_small'] });
+      expect(found.results.map((r) => r.documentId)).toEqual([small.id]);
+      const hybrid = await client.search.memories({ q, containerTag: 'tide_small', searchMode: 'documents', threshold: 0 } as never);
+      expect(hybrid.results.map((r) => (r as unknown as { documents: Body[] }).documents[0].id)).toEqual([small.id]);
+    }
+    expect((await client.search.documents({ q: 'tidewatcher', containerTags: ['tide_big'], limit: 5 })).results).toHaveLength(5);
+  }, 180_000);
+
   it('rejects invalid input with 400 {error, details} naming the field', async () => {
     await expectMemoryAnswer(client.add({ content: 'x', containerTag: 'has space' }), 400, /containerTag/);
     await expectMemoryAnswer(client.add({ content: 'x', containerTag: 'a'.repeat(101) }), 400, /containerTag/);
