@@ -90,8 +90,8 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     for (const q of ['tidewatcher', 'tidewatcher breakwater']) {
       const found = await client.search.documents({ q, containerTags: ['tide_small'] });
       expect(found.results.map((r) => r.documentId)).toEqual([small.id]);
-      const hybrid = await client.search.memories({ q, containerTag: 'tide_small', searchMode: 'documents', threshold: 0 } as never);
-      expect(hybrid.results.map((r) => (r as unknown as { documents: Body[] }).documents[0].id)).toEqual([small.id]);
+      const v4 = await client.search.memories({ q, containerTag: 'tide_small', searchMode: 'documents', threshold: 0 } as never);
+      expect(v4.results.map((r) => (r as unknown as { documents: Body[] }).documents[0].id)).toEqual([small.id]);
     }
     expect((await client.search.documents({ q: 'tidewatcher', containerTags: ['tide_big'], limit: 5 })).results).toHaveLength(5);
   }, 180_000);
