@@ -275,31 +275,35 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       ...(doc.source === 'file' ? { content: text } : {}),
     });
     if (this.stopping) return;
-    // Each stage's output commits with the next stage's status: a document is two commits shorter.
     const chunks = chunkText(text, rules.chunking);
     const now = Date.now();
-    await this.store.transaction(async (q) => {
-      await this.transition(claim, 'embedding', {}, undefined, q);
-      await this.index.deleteChunks(q, claim.id);
-      await this.queue.insertChunks(q, claim.id, chunks, now);
-    }, { relaxed: true });
-    if (this.embeddings.configured) await this.embedChunks(claim);
-    else await this.transition(claim, 'indexing');
-    if (this.stopping) return;
     const superrag = doc.task_type === 'superrag';
     const instant = doc.dreaming === 'instant';
     // Dynamic dreaming groups a customId's or conversation's updates: it waits for them to settle.
     const grouped = !instant && (doc.custom_id !== null || doc.source === 'conversation');
-    const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
     // An instant dream goes on under this claim; otherwise the row is handed back until its dream is due.
     const dreamsNow = instant && !superrag;
-    await this.store.transaction(
-      async (q) => {
-        await this.transition(claim, 'done', { lease_until: dreamAt, claimed_by: dreamsNow ? this.workerId : null }, superrag ? 'done' : 'dreaming', q);
-        await this.index.indexChunks(q, claim.id);
-      },
-      { relaxed: true },
-    );
+    const finish = async (q: Query) => {
+      const dreamAt = superrag ? null : instant ? this.lease() : Date.now() + (grouped ? this.settings.dynamicDreamDelayMs : 0);
+      await this.transition(claim, 'done', { lease_until: dreamAt, claimed_by: dreamsNow ? this.workerId : null }, superrag ? 'done' : 'dreaming', q);
+      await this.index.indexChunks(q, claim.id);
+    };
+    // Each stage's output commits with the next stage's status. Without an embedding model nothing
+    // happens between the chunks and their index rows, so the chunks, the index rows and the statuses
+    // `embedding`, `indexing` and `done` commit together (each status still published, in order).
+    await this.store.transaction(async (q) => {
+      await this.transition(claim, 'embedding', {}, undefined, q);
+      await this.index.deleteChunks(q, claim.id);
+      await this.queue.insertChunks(q, claim.id, chunks, now);
+      if (this.embeddings.configured) return;
+      await this.transition(claim, 'indexing', {}, undefined, q);
+      await finish(q);
+    }, { relaxed: true });
+    if (this.embeddings.configured) {
+      await this.embedChunks(claim);
+      if (this.stopping) return;
+      await this.store.transaction(finish, { relaxed: true });
+    }
     this.metrics.documentsProcessed.inc({ outcome: 'done' });
     if (dreamsNow && !this.stopping) await this.dream({ ...claim, status: 'done' });
   }
