@@ -1,5 +1,5 @@
 import { freshProcessEnv, KeelProcess, spawnKeel, testDatabaseServer } from './support/keel';
-import { memoryClient, startWebServer } from './support/memory-fixtures';
+import { memoryClient, startWebServer, waitUntilProcessed } from './support/memory-fixtures';
 
 /** Needs a built server: dist/ (npm test builds it) or a private build passed as KEEL_DIST. */
 describe('memory: a crash mid-pipeline, then a restart that finishes every document', () => {
@@ -32,11 +32,7 @@ describe('memory: a crash mid-pipeline, then a restart that finishes every docum
 
     server = await spawnKeel(env);
     client = memoryClient(server.url);
-    const deadline = Date.now() + 45_000;
-    while ((await client.documents.listProcessing()).totalCount > 0) {
-      if (Date.now() > deadline) throw new Error('documents still processing after restart');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntilProcessed(client, 45_000, 'documents still processing after restart');
     for (const { id } of results) {
       const doc = await client.documents.get(id);
       expect(doc.status).toBe('done');
@@ -65,10 +61,7 @@ describe('memory: a crash mid-pipeline, then a restart that finishes every docum
       }
       const client = memoryClient(replicas[0].url);
       const deadline = Date.now() + 40_000;
-      while ((await client.documents.listProcessing()).totalCount > 0) {
-        if (Date.now() > deadline) throw new Error('replicas did not finish');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntilProcessed(client, 40_000, 'replicas did not finish');
       // Every delivery sent (the outbox empty on the shared database), then counted once per delivery id:
       // delivery is at-least-once, and receivers drop repeats by `x-keel-delivery`.
       const outboxDepth = async () => {

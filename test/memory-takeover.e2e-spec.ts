@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { freshProcessEnv, KeelProcess, spawnKeel, testDatabaseServer } from './support/keel';
-import { memoryClient } from './support/memory-fixtures';
+import { memoryClient, waitUntilProcessed } from './support/memory-fixtures';
 
 // Replicas on PostgreSQL: the claims of a replica killed mid-pipeline are taken over by a live one as
 // soon as the dead one stops beating, long before the claim's lease (ten minutes here) runs out.
@@ -59,11 +59,7 @@ import { memoryClient } from './support/memory-fixtures';
       }
       await doomed.stop('SIGKILL');
 
-      const deadline = Date.now() + 120_000;
-      while ((await client.documents.listProcessing()).totalCount > 0) {
-        if (Date.now() > deadline) throw new Error('the dead replica’s documents were never taken over');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await waitUntilProcessed(client, 120_000, 'the dead replica’s documents were never taken over', 200);
       expect(survivor.output()).toContain('took over the claims of a pipeline worker that stopped');
       // A document the survivor failed is logged with its stack: shown here rather than only its status.
       expect(survivor.output().split('\n').filter((line) => line.includes('document failed'))).toEqual([]);

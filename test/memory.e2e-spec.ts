@@ -1,7 +1,7 @@
 import Supermemory, { toFile } from 'supermemory';
 import { startKeel, TestKeel } from './support/keel';
 import { expectMemoryAnswer } from './support/error-bodies';
-import { makeDocx, makePdf, memoryClient, PolledDocument, startEmbeddingServer, startWebServer, waitForDocument, WebServer } from './support/memory-fixtures';
+import { makeDocx, makePdf, memoryClient, PolledDocument, startEmbeddingServer, startWebServer, waitForDocument, waitUntilProcessed, WebServer } from './support/memory-fixtures';
 
 type Body = Record<string, unknown>;
 
@@ -82,11 +82,7 @@ describe('memory: ingestion, pipeline, search and profile (supermemory SDK 4.25.
     const documents = Array.from({ length: 150 }, (_, i) => `Tidewatcher entry ${i}: the breakwater held tonight.`);
     const big = await client.documents.batchAdd({ containerTag: 'tide_big', documents });
     expect(big.success).toBe(150);
-    const deadline = Date.now() + 120_000;
-    while ((await client.documents.listProcessing()).totalCount > 0) {
-      if (Date.now() > deadline) throw new Error('the larger container is still being processed');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntilProcessed(client, 120_000, 'the larger container is still being processed');
     for (const q of ['tidewatcher', 'tidewatcher breakwater']) {
       const found = await client.search.documents({ q, containerTags: ['tide_small'] });
       expect(found.results.map((r) => r.documentId)).toEqual([small.id]);

@@ -190,6 +190,15 @@ export async function waitForDocument(client: Supermemory, id: string, options: 
   }
 }
 
+/** Poll `GET /v3/documents/processing` until no document of the key's organization is unfinished; throws `failure` after `timeoutMs`. */
+export async function waitUntilProcessed(client: Supermemory, timeoutMs: number, failure: string, pollMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await client.documents.listProcessing()).totalCount > 0) {
+    if (Date.now() > deadline) throw new Error(failure);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
 const SYNONYMS: Record<string, string> = { car: 'vehicle', automobile: 'vehicle', auto: 'vehicle', crimson: 'red', scarlet: 'red' };
 
 /** Bag of words hashed into 64 dimensions, with a few synonyms sharing a word: "semantic" enough to test hybrid search. */

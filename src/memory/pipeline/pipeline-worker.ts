@@ -291,15 +291,17 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     // Each stage's output commits with the next stage's status. Without an embedding model nothing
     // happens between the chunks and their index rows, so the chunks, the index rows and the statuses
     // `embedding`, `indexing` and `done` commit together (each status still published, in order).
+    const embeds = this.embeddings.configured;
     await this.store.transaction(async (q) => {
       await this.transition(claim, 'embedding', {}, undefined, q);
       await this.index.deleteChunks(q, claim.id);
       await this.queue.insertChunks(q, claim.id, chunks, now);
-      if (this.embeddings.configured) return;
-      await this.transition(claim, 'indexing', {}, undefined, q);
-      await finish(q);
+      if (!embeds) {
+        await this.transition(claim, 'indexing', {}, undefined, q);
+        await finish(q);
+      }
     }, { relaxed: true });
-    if (this.embeddings.configured) {
+    if (embeds) {
       await this.embedChunks(claim);
       if (this.stopping) return;
       await this.store.transaction(finish, { relaxed: true });
