@@ -20,7 +20,8 @@ describe('observability: /metrics and readiness', () => {
   const basic = { authorization: `Basic ${Buffer.from(`opencode:${password}`).toString('base64')}` };
 
   beforeAll(async () => {
-    keel = await startKeel({ env: { KEEL_SERVER_PASSWORD: password, KEEL_API_KEYS: 'metrics-key' } });
+    // A document with a customId dreams KEEL_DREAM_DELAY_MS after it is done: its backlog is seen meanwhile.
+    keel = await startKeel({ env: { KEEL_SERVER_PASSWORD: password, KEEL_API_KEYS: 'metrics-key', KEEL_DREAM_DELAY_MS: '4000' } });
   });
   afterAll(() => keel.close());
 
@@ -37,6 +38,7 @@ describe('observability: /metrics and readiness', () => {
       'keel_sse_clients',
       'keel_pty_open',
       'keel_pipeline_queue_depth',
+      'keel_pipeline_dream_backlog',
       'keel_webhook_outbox_depth',
       'keel_db_pool_connections',
     ]) {
@@ -63,6 +65,28 @@ describe('observability: /metrics and readiness', () => {
     expect(count({ surface: 'memory', route: '/v3/documents/list', status: '200' })).toBe(1);
     expect(count({ surface: 'routing', route: '/api/middlewares', status: '200' })).toBe(1);
     expect(sample(text, 'keel_sse_clients')).toBe(1);
+  });
+
+  it('counts a document done as dream backlog until its memories are extracted', async () => {
+    const memory = { authorization: 'Bearer metrics-key', 'content-type': 'application/json' };
+    const backlog = async () => sample(await (await fetch(`${keel.url}/metrics`, { headers: basic })).text(), 'keel_pipeline_dream_backlog');
+    const created = await fetch(`${keel.url}/v3/documents`, {
+      method: 'POST',
+      headers: memory,
+      body: JSON.stringify({ content: 'Ada prefers tea in the morning.', customId: 'backlog-doc' }),
+    });
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    const document = async () => (await (await fetch(`${keel.url}/v3/documents/${id}`, { headers: memory })).json()) as { status: string; dreamingStatus: string };
+    const until = async (done: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await done()); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(async () => (await document()).status === 'done');
+    expect(await document()).toMatchObject({ status: 'done', dreamingStatus: 'dreaming' });
+    expect(await backlog()).toBe(1);
+    await until(async () => (await document()).dreamingStatus === 'done');
+    expect((await document()).dreamingStatus).toBe('done');
+    expect(await backlog()).toBe(0);
   });
 
   it('is ready when the database answers and every migration has run', async () => {

@@ -79,6 +79,14 @@ export class PipelineQueueRepository {
     return Number(n);
   }
 
+  /** Documents done whose memories are still to be extracted (their dream due or under way), all replicas' and organizations'. */
+  async dreamBacklog(): Promise<number> {
+    // A range on the lease (every due or held lease is at or after TAKEN_OVER) reads only rows with work pending:
+    // SQLite, without statistics, would walk the whole table for `IS NOT NULL`.
+    const [{ n }] = await this.store.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM memory_document WHERE lease_until >= ? AND status = 'done'`, [TAKEN_OVER]);
+    return Number(n);
+  }
+
   /**
    * Hands back every lease still held, for when they all belong to a previous run of this process:
    * queued rows become due at `now`, claimed ones at TAKEN_OVER (their started work goes first).

@@ -75,6 +75,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
 
   async onApplicationBootstrap(): Promise<void> {
     this.metrics.sample('keel_pipeline_queue_depth', 'Documents not yet done or failed (all replicas)', () => this.queue.depth());
+    this.metrics.sample('keel_pipeline_dream_backlog', 'Documents done whose memories are still to be extracted (all replicas)', () => this.queue.dreamBacklog());
     if (this.store.dialect === 'sqlite') {
       // One process owns a SQLite file: every lease still held belongs to a previous run of it.
       await this.queue.endPreviousRun(Date.now());
