@@ -187,11 +187,13 @@ try {
   console.log(lines.join('\n'));
   const extraDocs = Math.max(0, Math.ceil(CHUNK_TARGET / perDoc) - DOCS);
   if (extraDocs > 0) {
+    const during = performance.now();
     const { times } = await latencyDuring(
       url,
       ingest(url, DOCS, extraDocs).then(() => waitDone(url, performance.now(), sample)),
     );
-    console.log(`search while ${extraDocs} more docs are ingested and processed (sequential, v3 and v4 alternating, same queries as below):`);
+    const duringS = ((performance.now() - during) / 1000).toFixed(1);
+    console.log(`search while ${extraDocs} more docs are ingested and processed (all done in ${duringS} s; sequential, v3 and v4 alternating, same queries as below):`);
     console.log(`  POST /v3/search: ${summary(times.v3)}`);
     console.log(`  POST /v4/search hybrid: ${summary(times.v4)}`);
   }

@@ -55,6 +55,8 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
   private stopping = false;
   private slots: Promise<void>[] = [];
   private waiters: (() => void)[] = [];
+  /** The break the last slot to finish a document waits for (see `nextTurn`). */
+  private turn: Promise<void> = Promise.resolve();
   private subscription?: Subscription;
   private pollTimer?: NodeJS.Timeout;
 
@@ -146,9 +148,20 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
         continue;
       }
       await this.process(claim);
-      // better-sqlite3 answers synchronously: without a macrotask break a busy queue would starve HTTP.
-      await new Promise((resolve) => setImmediate(resolve));
+      await this.nextTurn();
     }
+  }
+
+  /**
+   * A break of one turn of the event loop after each document, one slot per turn: better-sqlite3 answers
+   * synchronously, so a document's stages run without yielding, and the slots' breaks ending in the same
+   * turn would hold requests for as many documents (a dream blocked the loop 20–30 ms with four slots).
+   * Work that truly waits (an extraction process, an embedding request) still overlaps between slots.
+   */
+  private nextTurn(): Promise<void> {
+    const turn = this.turn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.turn = turn;
+    return turn;
   }
 
   private lease(): number {
