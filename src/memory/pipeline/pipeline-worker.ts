@@ -155,7 +155,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
   /**
    * A break of one turn of the event loop after each document, one slot per turn: better-sqlite3 answers
    * synchronously, so a document's stages run without yielding, and the slots' breaks ending in the same
-   * turn would hold requests for as many documents (a dream blocked the loop 20–30 ms with four slots).
+   * turn would hold requests for as many documents (a search during an import waited for four).
    * Work that truly waits (an extraction process, an embedding request) still overlaps between slots.
    */
   private nextTurn(): Promise<void> {
