@@ -80,6 +80,27 @@ async function slash(screen: TerminalScreen, name: string, offered: RegExp, open
 
 const permissionAsked = /Permission required[\s\S]*echo more >> README\.md/;
 
+/**
+ * Moves a dialog's selection right through `options`, one key each, seeing each arrive: the option takes the
+ * style the first selected one had. A key sent before the dialog listens is lost (a loaded machine once chose
+ * "Allow always" for Reject that way), so it is sent again when the selection has not moved within 2 s.
+ */
+async function moveSelection(screen: TerminalScreen, options: string[]): Promise<void> {
+  const selected = screen.styleOf('Allow once');
+  expect(selected).toBeDefined();
+  expect(options.map((option) => screen.styleOf(option))).not.toContain(selected);
+  for (const option of options) {
+    for (let attempt = 0; ; attempt++) {
+      screen.write(KEY.right);
+      const moved = await screen.waitFor(() => screen.styleOf(option) === selected, 2_000, `${option} selected`).then(
+        () => true,
+        (error: Error) => (attempt < 3 ? false : Promise.reject(error)),
+      );
+      if (moved) break;
+    }
+  }
+}
+
 /** The steps both TUIs share: a prompt mentioning a file with @, a permission rejected then allowed, live streaming. */
 function sharedSteps(get: () => Session) {
   it(
@@ -98,8 +119,7 @@ function sharedSteps(get: () => Session) {
       await screen.waitFor(/Allow once\s+Allow always\s+Reject/, SCREEN_MS, 'the dialog options');
       // The file went to the model with the prompt.
       expect(JSON.stringify(scripted.prompts.at(-1)!.body.messages)).toContain('hello');
-      screen.write(KEY.right);
-      screen.write(KEY.right);
+      await moveSelection(screen, ['Allow always', 'Reject']);
       screen.write(KEY.enter);
       await screen.waitFor((text) => !/Permission required/.test(text), SCREEN_MS, 'the dialog closed');
       await idle(s);

@@ -59,6 +59,21 @@ export class TerminalScreen {
     return lines.join('\n');
   }
 
+  /**
+   * How the first visible occurrence of `text` is drawn (its first cell's colours and inverse flag), or
+   * undefined when it is not on screen: which option of a dialog is selected shows only in its style.
+   */
+  styleOf(text: string): string | undefined {
+    const buffer = this.terminal.buffer.active;
+    for (let y = 0; y < this.terminal.rows; y++) {
+      const line = buffer.getLine(buffer.viewportY + y);
+      const x = line?.translateToString(false).indexOf(text) ?? -1;
+      const cell = x >= 0 ? line!.getCell(x) : undefined;
+      if (cell) return `${cell.getBgColorMode()}:${cell.getBgColor()}/${cell.getFgColorMode()}:${cell.getFgColor()}/${cell.isInverse()}`;
+    }
+    return undefined;
+  }
+
   /** Screen text with runs of spaces collapsed, for matching phrases that wrap around borders. */
   flatText(): string {
     return this.text().replace(/[ \t]+/g, ' ');
