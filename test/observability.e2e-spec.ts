@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { startKeel, TestKeel } from './support/keel';
+import { memoryClient, waitForDocument } from './support/memory-fixtures';
 import { SseClient } from './support/sse';
 
 /** The value of a sample line `name{labels} value` in a Prometheus text exposition. */
@@ -68,24 +69,12 @@ describe('observability: /metrics and readiness', () => {
   });
 
   it('counts a document done as dream backlog until its memories are extracted', async () => {
-    const memory = { authorization: 'Bearer metrics-key', 'content-type': 'application/json' };
+    const client = memoryClient(keel.url, 'metrics-key');
     const backlog = async () => sample(await (await fetch(`${keel.url}/metrics`, { headers: basic })).text(), 'keel_pipeline_dream_backlog');
-    const created = await fetch(`${keel.url}/v3/documents`, {
-      method: 'POST',
-      headers: memory,
-      body: JSON.stringify({ content: 'Ada prefers tea in the morning.', customId: 'backlog-doc' }),
-    });
-    expect(created.status).toBe(200);
-    const { id } = (await created.json()) as { id: string };
-    const document = async () => (await (await fetch(`${keel.url}/v3/documents/${id}`, { headers: memory })).json()) as { status: string; dreamingStatus: string };
-    const until = async (done: () => Promise<boolean>) => {
-      for (let i = 0; i < 200 && !(await done()); i++) await new Promise((r) => setTimeout(r, 50));
-    };
-    await until(async () => (await document()).status === 'done');
-    expect(await document()).toMatchObject({ status: 'done', dreamingStatus: 'dreaming' });
+    const { id } = await client.add({ content: 'Ada prefers tea in the morning.', customId: 'backlog-doc' });
+    expect(await waitForDocument(client, id, { dreaming: false })).toMatchObject({ status: 'done', dreamingStatus: 'dreaming' });
     expect(await backlog()).toBe(1);
-    await until(async () => (await document()).dreamingStatus === 'done');
-    expect((await document()).dreamingStatus).toBe('done');
+    expect((await waitForDocument(client, id)).dreamingStatus).toBe('done');
     expect(await backlog()).toBe(0);
   });
 
