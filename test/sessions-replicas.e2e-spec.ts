@@ -7,9 +7,9 @@ import { freshProcessEnv, KeelProcess, spawnKeel, tempDir, testDatabaseServer } 
 const describeOnPostgres = testDatabaseServer ? describe : describe.skip;
 
 /**
- * A replica never keeps a session list on PostgreSQL: concurrent `GET /session` share one read, which
- * always starts after each of them arrived. So a session another replica acknowledged is in the very
- * next list, before any relayed event could have reached this replica.
+ * A replica that hears another on the event relay keeps no session list: concurrent `GET /session` share
+ * one read, which always starts after each of them arrived. So a session another replica acknowledged is
+ * in the very next list, before any relayed event could have reached this replica.
  */
 describeOnPostgres('session lists across two replicas (real processes on one PostgreSQL database)', () => {
   let directory: string;
@@ -59,5 +59,49 @@ describeOnPostgres('session lists across two replicas (real processes on one Pos
       loading = false;
       await load;
     }
+  });
+});
+
+/**
+ * A replica alone on the relay keeps its lists, as on SQLite. A replica that starts later is heard
+ * before it serves a request, so what it writes is in the very next list of the first one.
+ */
+describeOnPostgres('a session list kept while alone, and a replica that joins', () => {
+  let directory: string;
+  const replicas: KeelProcess[] = [];
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    directory = tempDir('keel-session-alone-');
+    const fresh = await freshProcessEnv({ KEEL_LOG_LEVEL: 'error' });
+    cleanup = fresh.cleanup;
+    env = fresh.env;
+    replicas.push(await spawnKeel({ ...env, KEEL_DATA_DIR: join(env.KEEL_DATA_DIR!, 'a') }));
+  });
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await cleanup();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('lists at once what a replica that joined created, updated or deleted', async () => {
+    const a = createOpencodeClient({ baseUrl: replicas[0].url, directory });
+    const ids = async () => ((await a.session.list()).data ?? []).map((s) => s.id);
+    const { data: own } = await a.session.create({ title: 'from a' });
+    // Alone after two seconds without hearing another replica; its list is kept from then on.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await ids()).toEqual([own!.id]);
+    expect(await ids()).toEqual([own!.id]);
+
+    replicas.push(await spawnKeel({ ...env, KEEL_DATA_DIR: join(env.KEEL_DATA_DIR!, 'b') }));
+    const b = createOpencodeClient({ baseUrl: replicas[1].url, directory });
+    const { data: created } = await b.session.create({ title: 'from b' });
+    expect(await ids()).toEqual([created!.id, own!.id]);
+    await b.session.update({ sessionID: own!.id, title: 'renamed on b' });
+    expect((await a.session.list()).data!.find((s) => s.id === own!.id)?.title).toBe('renamed on b');
+    await b.session.delete({ sessionID: created!.id });
+    expect(await ids()).toEqual([own!.id]);
   });
 });

@@ -95,12 +95,24 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   async onApplicationBootstrap(): Promise<void> {
     if (dialectOf(this.settings) !== 'postgres' || !this.settings.eventRelay) return;
     await this.connect();
+    // The others hear this replica before it serves a request (see `alone`).
+    await this.queue;
     this.bus.relayTo((envelope) => this.outgoing.send(envelope));
     this.timers = [
       setInterval(() => this.connected && this.enqueue(() => this.sweep()), SWEEP_MS),
       setInterval(() => this.announce(), HEAD_EVERY_MS),
     ];
     for (const timer of this.timers) timer.unref();
+  }
+
+  /**
+   * While this replica is connected and has heard no other for PEER_SILENT_MS: when it last heard one,
+   * a value that stays the same as long as it is alone (another replica announces itself every
+   * HEAD_EVERY_MS from its start, before it serves a request). Undefined otherwise, and always on
+   * SQLite or with the relay off, where nothing tells this replica of the others.
+   */
+  alone(): number | undefined {
+    return this.connected && !this.link.hasPeers() ? this.peerHeardAt : undefined;
   }
 
   async onApplicationShutdown(): Promise<void> {

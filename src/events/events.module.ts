@@ -7,6 +7,6 @@ import { EventsController } from './events.controller';
 @Module({
   controllers: [EventsController],
   providers: [EventBus, EventRelay],
-  exports: [EventBus],
+  exports: [EventBus, EventRelay],
 })
 export class EventsModule {}

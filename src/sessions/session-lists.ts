@@ -6,8 +6,9 @@ import { SESSION_COLUMNS, SessionRow, fromRow } from './session-rows';
 
 /**
  * `GET /session` is the hottest read, and building and serializing a project's sessions is most of its
- * cost. Each engine avoids it its own way: on SQLite this process is the only writer, so it keeps lists;
- * on PostgreSQL other replicas write too, so it keeps each session's JSON under the row's version.
+ * cost. A list is kept while no other process can write sessions: always on SQLite (this process is
+ * the only writer), and on PostgreSQL while this replica hears no other on the event relay. Otherwise
+ * each read goes to the database, keeping each session's JSON under the row's version.
  */
 export interface SessionLists {
   /** The project's sessions, most recently updated first. */
@@ -16,33 +17,51 @@ export interface SessionLists {
   changed(projectID: string): void;
 }
 
-export function sessionLists(dataSource: DataSource): SessionLists {
-  return dataSource.options.type === 'postgres' ? new VersionedSessionLists(dataSource) : new KeptSessionLists(dataSource);
+/**
+ * Whether a kept list may answer: a value that stays the same for as long as no other process writes
+ * sessions (a list kept under another value is read again), or undefined while one may.
+ */
+export type SoleWriter = () => number | undefined;
+
+export function sessionLists(dataSource: DataSource, soleWriter: SoleWriter): SessionLists {
+  if (dataSource.options.type !== 'postgres') {
+    const sql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ? ORDER BY "time_updated" DESC, "id" ASC`;
+    const read = async (projectID: string) =>
+      SerializedJson.of((await dataSource.query<SessionRow[]>(sql, [projectID])).map((row) => toSession(fromRow(row))));
+    return new KeptSessionLists(read, () => 0);
+  }
+  const versioned = new VersionedSessionLists(dataSource);
+  return new KeptSessionLists((projectID) => versioned.list(projectID), soleWriter);
 }
 
-/** Projects whose session list SQLite keeps. */
+/** Projects whose session list is kept. */
 const KEPT_PROJECTS = 32;
 
 /**
- * SQLite: a project's list (with its JSON, serialized at most once) is kept until one of its sessions is
- * written here. `generation` counts writes per project, so a list read while a write ran is not kept.
+ * A project's list (with its JSON, serialized at most once) is kept until one of its sessions is
+ * written here, or until another process may have written one (`soleWriter` changes). `generation`
+ * counts writes per project, so a list read while a write ran is not kept.
  */
-class KeptSessionLists implements SessionLists {
-  private readonly kept = new Map<string, SerializedJson<Session[]>>();
+export class KeptSessionLists implements SessionLists {
+  private readonly kept = new Map<string, { soleWriter: number; list: SerializedJson<Session[]> }>();
   private readonly generation = new Map<string, number>();
-  private readonly sql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "project_id" = ? ORDER BY "time_updated" DESC, "id" ASC`;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly read: (projectID: string) => Promise<SerializedJson<Session[]>>,
+    private readonly soleWriter: SoleWriter,
+  ) {}
 
   async list(projectID: string): Promise<SerializedJson<Session[]>> {
+    const soleWriter = this.soleWriter();
+    if (soleWriter === undefined) return this.read(projectID);
     const kept = this.kept.get(projectID);
-    if (kept) return kept;
+    if (kept?.soleWriter === soleWriter) return kept.list;
     const generation = this.generation.get(projectID) ?? 0;
-    const rows = await this.dataSource.query<SessionRow[]>(this.sql, [projectID]);
-    const list = SerializedJson.of(rows.map((row) => toSession(fromRow(row))));
-    if (generation === (this.generation.get(projectID) ?? 0)) {
+    const list = await this.read(projectID);
+    if (generation === (this.generation.get(projectID) ?? 0) && this.soleWriter() === soleWriter) {
+      this.kept.delete(projectID);
       if (this.kept.size >= KEPT_PROJECTS) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(projectID, list);
+      this.kept.set(projectID, { soleWriter, list });
     }
     return list;
   }
@@ -57,13 +76,13 @@ class KeptSessionLists implements SessionLists {
 const ROW_JSON_LIMIT = 50_000;
 
 /**
- * PostgreSQL: no list is kept (other replicas write). Concurrent lists of one project share one read,
+ * PostgreSQL while other replicas may write: concurrent lists of one project share one read,
  * each answered by a read that started after it arrived (see SharedReads). A read takes every row's id
  * and version (`xmin`, the transaction that wrote that version: every write, on any replica, makes a new
  * one) and reads whole only the rows whose JSON this process does not hold at that version: most of a
  * read's cost was parsing, converting and serializing rows that had not changed.
  */
-class VersionedSessionLists implements SessionLists {
+class VersionedSessionLists {
   private readonly rowJson = new Map<string, { version: string; json: string }>();
   private readonly shared = new SharedReads<string, SerializedJson<Session[]>>((projectID) => this.read(projectID));
   private readonly sql = {
@@ -76,9 +95,6 @@ class VersionedSessionLists implements SessionLists {
   list(projectID: string): Promise<SerializedJson<Session[]>> {
     return this.shared.get(projectID);
   }
-
-  /** Nothing to drop: the next read sees the new version. */
-  changed(): void {}
 
   private async read(projectID: string): Promise<SerializedJson<Session[]>> {
     const listed = await this.dataSource.query<{ id: string; row_version: string }[]>(this.sql.versions, [projectID]);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, QueryDeepPartialEntity } from 'typeorm';
 import { BatchedInsert } from '../database/batched-insert';
 import { pgPool, queryPool } from '../database/pg-pool';
+import { EventRelay } from '../events/event-relay.service';
 import { FileDiff, SessionDiffEntity, SessionEntity, SessionShareEntity, SessionTodoEntity, Todo } from './session.entity';
 import { SessionLists, sessionLists } from './session-lists';
 import { SESSION_COLUMNS, SessionRow, fromRow } from './session-rows';
@@ -32,7 +33,7 @@ export class SessionRepository {
   /** Concurrent creates go to the database as multi-row INSERTs (a round trip and a commit for several). */
   private readonly inserts: BatchedInsert;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(@InjectDataSource() private readonly db: DataSource, relay: EventRelay) {
     const pg = db.options.type === 'postgres';
     this.getSql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${pg ? '$1' : '?'}`;
     // On PostgreSQL straight to the pool: TypeORM's query runner cost about 5 µs a create.
@@ -45,7 +46,7 @@ export class SessionRepository {
       // SQLite writes one statement at a time anyway.
       pg ? INSERTS_IN_FLIGHT : 1,
     );
-    this.lists = sessionLists(db);
+    this.lists = sessionLists(db, () => relay.alone());
   }
 
   /** A new session (settles when its batch has committed). */
