@@ -70,15 +70,27 @@ export class KeelHttpAdapter extends ExpressAdapter {
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (body instanceof SerializedJson) {
-      // Written as it is: Express's send would hash it for an ETag each time (no client of these lists sends If-None-Match).
-      if (statusCode !== undefined) response.status(statusCode);
-      response.setHeader('content-type', 'application/json; charset=utf-8');
-      response.setHeader('content-length', body.bytes.length);
-      return response.end(body.bytes);
-    }
+    // Written as it is: Express's send would hash it for an ETag each time (no client of these lists sends If-None-Match).
+    if (body instanceof SerializedJson) return sendJson(response, body.bytes, statusCode);
+    // An ETag only serves a GET's or HEAD's revalidation: the answer to a write is sent without one.
+    if (isPlainJson(body) && response.req.method !== 'GET' && response.req.method !== 'HEAD' && !response.hasHeader('content-type'))
+      return sendJson(response, Buffer.from(JSON.stringify(body)), statusCode);
     if (body === undefined || (typeof body === 'object' && body !== null)) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     return response.type('application/json').send(JSON.stringify(body));
   }
+}
+
+/** A plain object or array: what `res.json` would serialize with JSON.stringify alone. */
+function isPlainJson(body: unknown): body is object {
+  if (typeof body !== 'object' || body === null) return false;
+  const prototype = Object.getPrototypeOf(body) as unknown;
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+}
+
+function sendJson(response: Response, bytes: Buffer, statusCode: number | undefined): unknown {
+  if (statusCode !== undefined) response.status(statusCode);
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.setHeader('content-length', bytes.length);
+  return response.end(bytes);
 }
