@@ -7,7 +7,7 @@
 // resolution, stat and ESM linking work.
 // dist/bundle/ sits one folder below dist/, like every compiled module, so paths built from
 // __dirname (migrations, JSON data files) resolve the same way from the bundle.
-const { copyFileSync, mkdirSync, readdirSync, writeFileSync } = require('node:fs');
+const { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 const { build } = require('esbuild');
 
@@ -91,9 +91,29 @@ const pgNodeStreams = {
   },
 };
 
+// @nestjs/common's two loggers each build an Intl.DateTimeFormat when their module loads, for the
+// timestamps of their console lines; the first one loads ICU's locale data, about 20 ms of every start.
+// Keel logs through its own JsonLogger (common/logger.ts), so each builds it when it first formats a time.
+const EAGER_FORMATTER = 'const dateTimeFormatter = new Intl.DateTimeFormat(';
+const lazyNestTimestamps = {
+  name: 'lazy-nest-timestamps',
+  setup(build) {
+    build.onLoad({ filter: /@nestjs[\\/]common[\\/]services[\\/](console-)?logger\.service\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(EAGER_FORMATTER)) throw new Error(`${args.path} no longer builds its dateTimeFormatter as scripts/bundle.js expects`);
+      return {
+        contents:
+          source.replace(EAGER_FORMATTER, 'const dateTimeFormatter = lazyDateTimeFormat(') +
+          '\nfunction lazyDateTimeFormat(locales, options) {\n  let made;\n  return { format: (time) => (made ??= new Intl.DateTimeFormat(locales, options)).format(time) };\n}\n',
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const options = {
   bundle: true,
-  plugins: [typeormCompat, unusedTypeormDrivers, classValidatorRegistry, pgNodeStreams],
+  plugins: [typeormCompat, unusedTypeormDrivers, classValidatorRegistry, pgNodeStreams, lazyNestTimestamps],
   platform: 'node',
   target: 'node20',
   format: 'cjs',
