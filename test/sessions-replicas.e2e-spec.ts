@@ -7,28 +7,48 @@ import { freshProcessEnv, KeelProcess, spawnKeel, tempDir, testDatabaseServer } 
 const describeOnPostgres = testDatabaseServer ? describe : describe.skip;
 
 /**
+ * Replicas (real processes) on one fresh database, each with its own data dir, started by the suite when
+ * it wants them and stopped after it; `directory` is the project their clients work in.
+ */
+function replicasOnOneDatabase(prefix: string) {
+  const replicas: KeelProcess[] = [];
+  let fresh: Awaited<ReturnType<typeof freshProcessEnv>> | undefined;
+  let directory = '';
+
+  beforeAll(async () => {
+    directory = tempDir(prefix);
+    fresh = await freshProcessEnv({ KEEL_LOG_LEVEL: 'error' });
+  });
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await fresh?.cleanup();
+    if (directory) rmSync(directory, { recursive: true, force: true });
+  });
+
+  return {
+    directory: () => directory,
+    async start(name: string): Promise<KeelProcess> {
+      const replica = await spawnKeel({ ...fresh!.env, KEEL_DATA_DIR: join(fresh!.env.KEEL_DATA_DIR, name) });
+      replicas.push(replica);
+      return replica;
+    },
+  };
+}
+
+/**
  * A replica that hears another on the event relay keeps no session list: concurrent `GET /session` share
  * one read, which always starts after each of them arrived. So a session another replica acknowledged is
  * in the very next list, before any relayed event could have reached this replica.
  */
 describeOnPostgres('session lists across two replicas (real processes on one PostgreSQL database)', () => {
-  let directory: string;
+  const suite = replicasOnOneDatabase('keel-session-replicas-');
   let replicas: KeelProcess[] = [];
-  let cleanup: () => Promise<void> = () => Promise.resolve();
+  let directory: string;
 
   beforeAll(async () => {
-    directory = tempDir('keel-session-replicas-');
-    const fresh = await freshProcessEnv({ KEEL_LOG_LEVEL: 'error' });
-    cleanup = fresh.cleanup;
-    replicas = await Promise.all(
-      ['a', 'b'].map((name) => spawnKeel({ ...fresh.env, KEEL_DATA_DIR: join(fresh.env.KEEL_DATA_DIR, name) })),
-    );
-  });
-
-  afterAll(async () => {
-    await Promise.all(replicas.map((r) => r.stop()));
-    await cleanup();
-    if (directory) rmSync(directory, { recursive: true, force: true });
+    replicas = await Promise.all(['a', 'b'].map((name) => suite.start(name)));
+    directory = suite.directory();
   });
 
   it("lists at once a session the other replica created, updated or deleted, while the lister is under load", async () => {
@@ -67,27 +87,11 @@ describeOnPostgres('session lists across two replicas (real processes on one Pos
  * before it serves a request, so what it writes is in the very next list of the first one.
  */
 describeOnPostgres('a session list kept while alone, and a replica that joins', () => {
-  let directory: string;
-  const replicas: KeelProcess[] = [];
-  let cleanup: () => Promise<void> = () => Promise.resolve();
-  let env: NodeJS.ProcessEnv;
-
-  beforeAll(async () => {
-    directory = tempDir('keel-session-alone-');
-    const fresh = await freshProcessEnv({ KEEL_LOG_LEVEL: 'error' });
-    cleanup = fresh.cleanup;
-    env = fresh.env;
-    replicas.push(await spawnKeel({ ...env, KEEL_DATA_DIR: join(env.KEEL_DATA_DIR!, 'a') }));
-  });
-
-  afterAll(async () => {
-    await Promise.all(replicas.map((r) => r.stop()));
-    await cleanup();
-    if (directory) rmSync(directory, { recursive: true, force: true });
-  });
+  const suite = replicasOnOneDatabase('keel-session-alone-');
 
   it('lists at once what a replica that joined created, updated or deleted', async () => {
-    const a = createOpencodeClient({ baseUrl: replicas[0].url, directory });
+    const directory = suite.directory();
+    const a = createOpencodeClient({ baseUrl: (await suite.start('a')).url, directory });
     const ids = async () => ((await a.session.list()).data ?? []).map((s) => s.id);
     const { data: own } = await a.session.create({ title: 'from a' });
     // Alone after two seconds without hearing another replica; its list is kept from then on.
@@ -95,8 +99,7 @@ describeOnPostgres('a session list kept while alone, and a replica that joins', 
     expect(await ids()).toEqual([own!.id]);
     expect(await ids()).toEqual([own!.id]);
 
-    replicas.push(await spawnKeel({ ...env, KEEL_DATA_DIR: join(env.KEEL_DATA_DIR!, 'b') }));
-    const b = createOpencodeClient({ baseUrl: replicas[1].url, directory });
+    const b = createOpencodeClient({ baseUrl: (await suite.start('b')).url, directory });
     const { data: created } = await b.session.create({ title: 'from b' });
     expect(await ids()).toEqual([created!.id, own!.id]);
     await b.session.update({ sessionID: own!.id, title: 'renamed on b' });
