@@ -11,6 +11,7 @@ import { OrganizationsService } from './memory/organizations/organizations.servi
 import { consoleDirectory, consoleHandler } from './common/console-static';
 import { corsOptions } from './common/cors';
 import { JsonLogger } from './common/logger';
+import { parseQueryOnce } from './common/parsed-query';
 import { requestLogging } from './common/request-log';
 import { OriginPolicy } from './common/request-origin';
 import { securityHeaders } from './common/security-headers';
@@ -38,7 +39,8 @@ export async function createKeelApp(settings: KeelSettings): Promise<KeelApp> {
   });
   if (settings.trustProxy) app.set('trust proxy', settings.trustProxy);
   app.disable('x-powered-by');
-  app.use(requestLogging({ arrivals: logger.pino.isLevelEnabled('debug') }));
+  app.use(parseQueryOnce);
+  app.use(requestLogging({ lines: logger.pino.isLevelEnabled('info'), arrivals: logger.pino.isLevelEnabled('debug') }));
   app.use(requestMetrics(app.get(Metrics)));
   app.use(securityHeaders());
   // Before everything that answers: a rebound Host or another site's state change reaches nothing.

@@ -75,7 +75,7 @@ export class KeelHttpAdapter extends ExpressAdapter {
     if (body instanceof SerializedJson) return sendJson(response, body.bytes, statusCode);
     // An ETag only serves a GET's or HEAD's revalidation: the answer to a write is sent without one.
     if (isPlainJson(body) && response.req.method !== 'GET' && response.req.method !== 'HEAD' && !response.hasHeader('content-type'))
-      return sendJson(response, Buffer.from(JSON.stringify(body)), statusCode);
+      return sendJson(response, JSON.stringify(body), statusCode);
     if (body === undefined || (typeof body === 'object' && body !== null)) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     return response.type('application/json').send(JSON.stringify(body));
@@ -89,9 +89,9 @@ function isPlainJson(body: unknown): body is object {
   return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
 }
 
-function sendJson(response: Response, bytes: Buffer, statusCode: number | undefined): unknown {
+function sendJson(response: Response, json: Buffer | string, statusCode: number | undefined): unknown {
   if (statusCode !== undefined) response.status(statusCode);
   response.setHeader('content-type', 'application/json; charset=utf-8');
-  response.setHeader('content-length', bytes.length);
-  return response.end(bytes);
+  response.setHeader('content-length', typeof json === 'string' ? Buffer.byteLength(json) : json.length);
+  return response.end(json);
 }

@@ -40,6 +40,8 @@ export class JsonLogger implements LoggerService {
   }
 
   private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal', message: unknown, rawContext?: string): void {
+    // A line below the level is dropped before its object is copied (the request line, below info).
+    if (!this.pino.isLevelEnabled(level)) return;
     const context = contextName(rawContext);
     if (message instanceof Error) this.pino[level]({ context, err: { message: message.message, stack: message.stack } });
     else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message });

@@ -108,15 +108,17 @@ function elapsedMs(start: bigint): number {
 
 /**
  * First middleware: gives each request an id (kept from `x-request-id` when sane), decides its
- * surface on the url exactly as the router will match it (see surfaceOf), and logs one line when
- * the response is done or the client went away (`aborted`), streams included. `arrivals`: also a
- * debug line as each request arrives.
+ * surface on the url exactly as the router will match it (see surfaceOf), and, when `lines`, logs
+ * one line when the response is done or the client went away (`aborted`), streams included.
+ * `arrivals`: also a debug line as each request arrives. Below info level (`lines` false) nothing
+ * about the request is gathered at all.
  */
-export function requestLogging({ arrivals }: { arrivals: boolean }) {
+export function requestLogging({ lines, arrivals }: { lines: boolean; arrivals: boolean }) {
   return (req: Request, res: Response, next: NextFunction): void => {
     req.id = requestIdOf(req);
     res.setHeader('x-request-id', req.id);
     surfaceOf(req);
+    if (!lines) return next();
     // The arrival line (headers copied and redacted) only when debug lines are written at all.
     const fields = logArrival(req, arrivals);
     const start = process.hrtime.bigint();

@@ -1,7 +1,7 @@
 import { Global, Module, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { pgPool } from '../database/pg-pool';
+import { pgPool } from '../database/direct-query';
 import { Metrics } from './metrics.service';
 import { OperationsController } from './operations.controller';
 

@@ -43,7 +43,6 @@ export class DirectoryMiddleware implements NestMiddleware {
   }
 
   private async resolveDirectory(req: Request): Promise<string> {
-    // Read once: Express parses the query string again at every read of `req.query`.
     const parameters = req.query;
     const plain = parameters.directory;
     const located = parameters['location[directory]'];

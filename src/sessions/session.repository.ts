@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, QueryDeepPartialEntity } from 'typeorm';
 import { BatchedInsert } from '../database/batched-insert';
-import { pgPool, queryPool } from '../database/pg-pool';
+import { directQuery } from '../database/direct-query';
 import { EventRelay } from '../events/event-relay.service';
 import { FileDiff, SessionDiffEntity, SessionEntity, SessionShareEntity, SessionTodoEntity, Todo } from './session.entity';
 import { SessionLists, sessionLists } from './session-lists';
@@ -36,10 +36,9 @@ export class SessionRepository {
   constructor(@InjectDataSource() private readonly db: DataSource, relay: EventRelay) {
     const pg = db.options.type === 'postgres';
     this.getSql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${pg ? '$1' : '?'}`;
-    // On PostgreSQL straight to the pool: TypeORM's query runner cost about 5 µs a create.
-    const pool = pgPool(db);
+    // Straight to the driver: TypeORM's query runner cost about 5 µs a create.
     this.inserts = new BatchedInsert(
-      pool ? (sql, parameters) => queryPool(pool, sql, parameters) : (sql, parameters) => this.db.query(sql, parameters),
+      directQuery(db),
       'session',
       INSERTED_COLUMNS,
       pg ? 'postgres' : 'sqlite',

@@ -1,0 +1,47 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** One statement sent to the engine's own driver; resolves to its rows (none for a write). */
+export type DirectQuery = (sql: string, parameters: unknown[]) => Promise<unknown[]>;
+
+/**
+ * The pg pool TypeORM keeps on PostgreSQL, or undefined on SQLite (one connection, no pool). A hot
+ * statement sent through it skips TypeORM's query runner (its logging, broadcasts and runner
+ * bookkeeping) while keeping the pool's `RetryingClient`.
+ */
+export function pgPool(dataSource: DataSource): Pool | undefined {
+  return dataSource.options.type === 'postgres' ? (dataSource.driver as unknown as { master: Pool }).master : undefined;
+}
+
+/** One statement on a pooled connection, in the promise form the pool's `RetryingClient` retries; resolves to its rows. */
+export async function queryPool(pool: Pool, sql: string, parameters: unknown[]): Promise<unknown[]> {
+  const client = await pool.connect();
+  try {
+    return (await client.query(sql, parameters)).rows;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Hot statements of fixed text sent past TypeORM's query runner (its logging, broadcasts, copy of
+ * the parameters and three awaits a statement): on PostgreSQL to the pool (`queryPool`), on SQLite to
+ * better-sqlite3's connection, each text prepared once. That is the connection TypeORM itself uses,
+ * so a statement sent while a transaction is open joins it, exactly as through `DataSource.query`.
+ * Values go to the driver as they are: no booleans (better-sqlite3 binds no `true`).
+ */
+export function directQuery(dataSource: DataSource): DirectQuery {
+  const pool = pgPool(dataSource);
+  if (pool) return (sql, parameters) => queryPool(pool, sql, parameters);
+  const connection = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  const prepared = new Map<string, Statement<unknown[]>>();
+  // eslint-disable-next-line @typescript-eslint/require-await -- the statement runs synchronously; callers get its promise form
+  return async (sql, parameters) => {
+    let statement = prepared.get(sql);
+    if (statement === undefined) prepared.set(sql, (statement = connection.prepare<unknown[]>(sql)));
+    if (statement.reader) return statement.all(...parameters);
+    statement.run(...parameters);
+    return [];
+  };
+}
