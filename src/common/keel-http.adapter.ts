@@ -44,8 +44,9 @@ function appPrototypeClasses(app: Express): { IncomingMessage: typeof IncomingMe
  * Express sends a bare `true`, number or string as text and `null` as an empty body; the reference
  * answers JSON (`true`, `null`). Objects already go out as JSON and `undefined` stays an empty body
  * (204s). Done where Nest writes the reply rather than in an interceptor, which would put an
- * Observable pipeline on every request. A SerializedJson goes out as the bytes it holds, and so does the
- * plain JSON answer to a write, without the ETag Express's send would hash for it.
+ * Observable pipeline on every request. A SerializedJson goes out as the bytes it holds, and the plain
+ * JSON answer to a write as its text (Node writes a string with the headers in one piece), both
+ * without the ETag Express's send would hash for them.
  */
 export class KeelHttpAdapter extends ExpressAdapter {
   constructor(
