@@ -21,10 +21,15 @@ export abstract class DomainError extends Error {
   }
 }
 
-export class NotFoundError extends DomainError {
-  readonly status = 404;
-  readonly errorName = 'NotFoundError';
+/** The base of an error class answered with `status`, named `errorName` in the session surface's body. */
+export function domainError(status: number, errorName: string) {
+  return class extends DomainError {
+    readonly status = status;
+    readonly errorName = errorName;
+  };
 }
+
+export class NotFoundError extends domainError(404, 'NotFoundError') {}
 
 /**
  * The issues an error names at most: in a ValidationError's message, in a rendered error body
@@ -33,9 +38,7 @@ export class NotFoundError extends DomainError {
 export const SHOWN_ISSUES = 50;
 
 /** A request that fails validation: `issues` name the offending fields. */
-export class ValidationError extends DomainError {
-  readonly status = 400;
-  readonly errorName = 'BadRequestError';
+export class ValidationError extends domainError(400, 'BadRequestError') {
   constructor(
     readonly issues: ValidationIssue[],
     readonly input: unknown,
@@ -47,50 +50,27 @@ export class ValidationError extends DomainError {
   }
 }
 
-export class BadRequestError extends DomainError {
-  readonly status = 400;
-  readonly errorName = 'BadRequestError';
-}
+export class BadRequestError extends domainError(400, 'BadRequestError') {}
 
 /** A session already running a prompt or shell command. */
-export class BusyError extends DomainError {
-  readonly status = 400;
-  readonly errorName = 'BusyError';
-}
+export class BusyError extends domainError(400, 'BusyError') {}
 
-export class ConflictError extends DomainError {
-  readonly status = 409;
-  readonly errorName = 'ConflictError';
-}
+export class ConflictError extends domainError(409, 'ConflictError') {}
 
-export class UnauthorizedError extends DomainError {
-  readonly status = 401;
-  readonly errorName = 'UnauthorizedError';
-}
+export class UnauthorizedError extends domainError(401, 'UnauthorizedError') {}
 
-export class PayloadTooLargeError extends DomainError {
-  readonly status = 413;
-  readonly errorName = 'PayloadTooLargeError';
-}
+export class PayloadTooLargeError extends domainError(413, 'PayloadTooLargeError') {}
 
-export class UnsupportedMediaTypeError extends DomainError {
-  readonly status = 415;
-  readonly errorName = 'UnsupportedMediaTypeError';
-}
+export class UnsupportedMediaTypeError extends domainError(415, 'UnsupportedMediaTypeError') {}
 
 /** Seconds after which a request answered 503 may be sent again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 1;
 
 /** A condition that passes (the database connection lost, a server restarting): the request can be sent again. */
-export class ServiceUnavailableError extends DomainError {
-  readonly status = 503;
-  readonly errorName = 'ServiceUnavailableError';
-}
+export class ServiceUnavailableError extends domainError(503, 'ServiceUnavailableError') {}
 
 /** Too many attempts from one client: `data.retryAfter` seconds until the next may be made (`Retry-After`). */
-export class TooManyRequestsError extends DomainError {
-  readonly status = 429;
-  readonly errorName = 'TooManyRequestsError';
+export class TooManyRequestsError extends domainError(429, 'TooManyRequestsError') {
   constructor(message: string, retryAfter: number) {
     super(message, { retryAfter });
   }

@@ -1,16 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from './errors';
+import { domainError } from './errors';
 import { sendError } from './http-error.filter';
 import { isLoopback } from './settings';
 import type { KeelSettings } from './settings';
 
 /** A request refused for where it comes from (another site, or a Host this server does not answer to). */
-class ForbiddenError extends DomainError {
-  readonly status = 403;
-  readonly errorName = 'ForbiddenError';
-}
+class ForbiddenError extends domainError(403, 'ForbiddenError') {}
 
 /** Origins every Keel trusts: loopback pages (any port) and the desktop app's Tauri origins, as the reference allows. */
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
