@@ -29,7 +29,8 @@ export class BodyTypeGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     if (!hasBody(req)) return true;
     const consumes = this.reflector.getAllAndOverride<string[] | undefined>(BODY_TYPES, [context.getHandler(), context.getClass()]) ?? JSON_ONLY;
-    if (req.is(consumes)) return true;
+    // The JSON parser read it as application/json already: no second parse of its content-type.
+    if ((consumes === JSON_ONLY && req.jsonBody) || req.is(consumes)) return true;
     const sent = req.headers['content-type'] ? `"${req.headers['content-type'].slice(0, 100)}"` : 'none';
     throw new UnsupportedMediaTypeError(`content-type: this request's body must be ${consumes.join(' or ')} (got ${sent})`);
   }

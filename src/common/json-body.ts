@@ -63,6 +63,7 @@ export function refuseDeepJson(
       });
     }
   }
+  (req as Request).jsonBody = true;
   // JSON cannot carry a raw NUL in a string or key, only the escape: without one, TextInputGuard need not walk the body.
   (req as Request).nulFreeJson =
     typeof text === 'string' ? !text.includes('\\u0000') : !body.includes(NUL_ESCAPE);

@@ -15,5 +15,7 @@ declare module 'express-serve-static-core' {
     streaming?: boolean;
     /** The JSON body's text holds no `\u0000` escape, so no string or key parsed from it holds a NUL (set by the JSON parser's verify hook). */
     nulFreeJson?: boolean;
+    /** The body was read as JSON, its type being `application/json` (set by the JSON parser's verify hook). */
+    jsonBody?: boolean;
   }
 }

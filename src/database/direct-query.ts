@@ -40,8 +40,9 @@ export function directQuery(dataSource: DataSource): DirectQuery {
   return async (sql, parameters) => {
     let statement = prepared.get(sql);
     if (statement === undefined) prepared.set(sql, (statement = connection.prepare<unknown[]>(sql)));
-    if (statement.reader) return statement.all(...parameters);
-    statement.run(...parameters);
+    // An array binds its items as the anonymous parameters (no spread of a batch's hundreds of values).
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
     return [];
   };
 }
