@@ -61,4 +61,20 @@ describe('SentHistory', () => {
     expect(history.after(0, 100_000)).toEqual([expected]);
     expect(history.after(9_998, 10)).toEqual([['09999', '10000']]);
   });
+
+  it('keeps text of any size and script exactly, through many wraps of its buffer', () => {
+    const history = new SentHistory(() => 0, { bytes: 64, ms: 1_000 });
+    const payload = (seq: number) => `{"seq":${seq},"t":"${'é✓🚀'.repeat(seq % 4)}"}`;
+    for (let seq = 1; seq <= 500; seq++) history.keep(seq, payload(seq));
+    const [kept] = history.after(0, 1_000);
+    // The newest few, in order, each whole, and together within the 64 bytes.
+    expect(kept[kept.length - 1]).toBe(payload(500));
+    expect(kept).toEqual(kept.map((_, i) => payload(500 - kept.length + 1 + i)));
+    expect(kept.reduce((sum, m) => sum + Buffer.byteLength(m), 0)).toBeLessThanOrEqual(64);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    // A message larger than the whole bound is not kept, and takes nothing else with it.
+    history.keep(501, 'x'.repeat(65));
+    expect(history.after(0, 1_000)).toEqual([kept]);
+  });
 });
+
