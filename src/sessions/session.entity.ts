@@ -73,10 +73,11 @@ export interface Session {
 }
 
 // Sessions belong to a project (two directories of one repository share them); the list is read
-// most-recently-updated first, children by parent.
+// most-recently-updated first, children by parent. Only child sessions are in the parent index: a
+// create without a parent (nearly all of them) writes three b-trees, not four.
 @Entity('session')
 @Index('IDX_session_project_updated', ['projectID', 'timeUpdated'])
-@Index('IDX_session_parent', ['parentID'])
+@Index('IDX_session_parent', ['parentID'], { where: 'parent_id IS NOT NULL' })
 export class SessionEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   id: string;
