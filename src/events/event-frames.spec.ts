@@ -58,4 +58,17 @@ describe('event frames', () => {
     properties.info.cost = 1;
     expect(eventFrame(payload)).toBe(first);
   });
+
+  it('keeps its JSON out of what the event shows: its keys, its JSON, and a copy made by spreading it', () => {
+    const payload: EventPayload = { type: 'session.updated', properties: { sessionID: 'ses_1' } };
+    const envelope: GlobalEnvelope = { directory: '/tmp/a', payload };
+    const json = envelopeJsonOf(envelope);
+    expect(Object.keys(envelope)).toEqual(['directory', 'payload']);
+    expect(JSON.stringify(envelope)).toBe(json);
+    // A copy with another payload (the relay's delta form) is serialised afresh, not served the original's JSON.
+    const copy = { ...envelope, payload: { ...payload, type: 'session.deleted' } };
+    expect(envelopeJsonOf(copy)).toBe(JSON.stringify(copy));
+    expect(jsonOf(copy.payload)).toBe(JSON.stringify(copy.payload));
+  });
 });
+

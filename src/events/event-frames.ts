@@ -10,8 +10,22 @@ import type { EventPayload, GlobalEnvelope } from './event-bus.service';
  * of each streaming part's text is kept, and when the new text extends it only the added tail
  * is escaped.
  */
-const payloadJson = new WeakMap<object, string>();
-const envelopeJson = new WeakMap<object, string>();
+const JSON_TEXT = Symbol('keel:json');
+type WithJson = { [JSON_TEXT]?: string };
+
+/**
+ * The JSON kept on the event object itself, as a non-enumerable symbol property (which
+ * JSON.stringify, Object.keys and a spread copy all skip): a WeakMap entry each would be an
+ * ephemeron that every collection must trace, for objects that mostly die young.
+ */
+function cached(target: object, make: () => string): string {
+  let json = (target as WithJson)[JSON_TEXT];
+  if (json === undefined) {
+    json = make();
+    if (Object.isExtensible(target)) Object.defineProperty(target, JSON_TEXT, { value: json });
+  }
+  return json;
+}
 
 /** Streaming parts whose text JSON is kept; final updates (no delta) release theirs. */
 const MAX_STREAMING_PARTS = 256;
@@ -26,30 +40,20 @@ interface PartProperties {
 
 /** `JSON.stringify(payload)`, computed once per payload object. */
 export function jsonOf(payload: EventPayload): string {
-  let json = payloadJson.get(payload);
-  if (json === undefined) {
-    json = serialize(payload);
-    payloadJson.set(payload, json);
-  }
-  return json;
+  return cached(payload, () => serialize(payload));
 }
 
 /** `JSON.stringify(envelope)`, sharing the payload's JSON. */
 export function envelopeJsonOf(envelope: GlobalEnvelope): string {
-  let json = envelopeJson.get(envelope);
-  if (json === undefined) {
+  return cached(envelope, () => {
     const keys = Object.keys(envelope).join(',');
     const plain = keys === 'payload' || keys === 'directory,payload' || keys === 'directory,project,payload';
-    if (!plain) json = JSON.stringify(envelope);
-    else {
-      const payload = jsonOf(envelope.payload);
-      const directory = envelope.directory === undefined ? '' : `"directory":${JSON.stringify(envelope.directory)},`;
-      const project = envelope.project === undefined ? '' : `"project":${JSON.stringify(envelope.project)},`;
-      json = `{${directory}${project}"payload":${payload}}`;
-    }
-    envelopeJson.set(envelope, json);
-  }
-  return json;
+    if (!plain) return JSON.stringify(envelope);
+    const payload = jsonOf(envelope.payload);
+    const directory = envelope.directory === undefined ? '' : `"directory":${JSON.stringify(envelope.directory)},`;
+    const project = envelope.project === undefined ? '' : `"project":${JSON.stringify(envelope.project)},`;
+    return `{${directory}${project}"payload":${payload}}`;
+  });
 }
 
 /** The data-only SSE frame of a payload (`/event`). */

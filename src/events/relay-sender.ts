@@ -75,7 +75,7 @@ export class RelaySender {
 
   /** The relay message of an event: a streamed part update as part-without-text + delta when receivers hold the text before it. */
   private encode(envelope: GlobalEnvelope, seq: number): string {
-    const head = `{"origin":${JSON.stringify(this.link.origin)},"seq":${seq},"at":${Date.now()}`;
+    const head = `${this.ownPrefix}"seq":${seq},"at":${Date.now()}`;
     const update = streaming(envelope);
     if (!update) {
       if (isPartUpdate(envelope) && envelope.payload.properties.part?.id)
