@@ -47,12 +47,17 @@ describe('Console: Traefik history, live status and routing pages', () => {
       middleware_id: 'authelia',
       priority: 200,
     });
-    const deadline = Date.now() + 5000;
+    // Recorded about 50 ms after the change. A loaded CI run once showed the list without it: the wait now
+    // ends with a check, so a failure says whether the server recorded the generation or the page missed it.
+    const deadline = Date.now() + 30_000;
+    let newest: string | undefined;
     while (Date.now() < deadline) {
       const { generations } = (await api('GET', '/api/traefik-config/history')).body;
-      if (generations[0]?.trigger === 'resource.updated 1-app-router') break;
+      newest = generations[0]?.trigger;
+      if (newest?.includes('resource.updated 1-app-router')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    expect(newest).toContain('resource.updated 1-app-router');
     // A new browser context: nothing stored in it, the history comes from the server.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
