@@ -88,6 +88,14 @@ describe('Console: Traefik history, live status and routing pages', () => {
       await yaml.getByText('# Authelia').waitFor();
       expect(await yaml.textContent()).toMatch(/- "?authelia@http"? {2}# Authelia$/m);
     });
+    await step(page, 'traefik-changes-live', async () => {
+      // A change made elsewhere while the list is open: its generation appears without a reload.
+      await page.getByText('Changes', { exact: true }).click();
+      const list = page.getByRole('list', { name: 'Generations' });
+      await list.getByText(/resource\.updated 1-app-router/).waitFor();
+      await api('PUT', '/api/resources/2-app-router/config/priority', { router_priority: 150 });
+      await list.getByText(/resource\.updated 2-app-router/).waitFor();
+    });
     expect(errors).toEqual([]);
     await context.close();
     await atBothWidths(

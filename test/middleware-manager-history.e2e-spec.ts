@@ -2,6 +2,7 @@ import { FakeRoutingUpstream, routingApi } from './support/fake-routing-upstream
 import { ResourceWatcher } from '../src/routing/resources/resource-watcher.service';
 import { TraefikConfigHistory } from '../src/routing/traefik-output/traefik-config-history.service';
 import { startKeel, TestKeel } from './support/keel';
+import { SseClient } from './support/sse';
 
 /** Resolves once `read()` satisfies `ok`, or fails with the last value after 5 s. */
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
@@ -65,6 +66,7 @@ describe('Traefik configuration history and live Traefik status', () => {
     expect(first[0].trigger).toMatch(/(^|; )(resources\.synced 2 added|datasource\.updated pangolin)$/);
     expect(first[0].added).toBeGreaterThan(0);
 
+    const events = await SseClient.open(`${keel.url}/global/event`);
     const attach = await api('POST', '/api/resources/1-app-router/middlewares', {
       middleware_id: 'authelia',
       priority: 200,
@@ -72,6 +74,12 @@ describe('Traefik configuration history and live Traefik status', () => {
     expect(attach.status).toBe(200);
     const after = await until(history, (g) => g[0].trigger.startsWith('resource.updated'));
     expect(after[0].trigger).toBe('resource.updated 1-app-router');
+    // Announced once stored (after the routing event that caused it), so a page showing the history refreshes.
+    const recorded = await events.next((f) => f.payload?.type === 'traefik.generation.recorded' && f.payload.properties.id === after[0].id);
+    expect(recorded).toMatchObject({ payload: { properties: { id: after[0].id, trigger: 'resource.updated 1-app-router' } } });
+    const types = events.frames.map((f) => (f as { payload?: { type?: string } }).payload?.type);
+    expect(types.indexOf('routing.resource.updated')).toBeLessThan(events.frames.indexOf(recorded));
+    events.close();
     const detail = (await api('GET', `/api/traefik-config/history/${after[0].id}`)).body;
     expect(detail.previous_id).toBe(after[1].id);
     expect(detail.diff).toMatch(/^--- traefik-config@.*\n\+\+\+ traefik-config@.*\n@@ /);

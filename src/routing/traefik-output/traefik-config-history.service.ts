@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { structuredPatch } from 'diff';
 import { NotFoundError } from '../../common/errors';
+import { EventBus } from '../../events/event-bus.service';
 import type { GlobalEnvelope } from '../../events/event-bus.service';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
@@ -26,6 +27,13 @@ interface GenerationDetail extends GenerationSummary {
 }
 
 const TRIGGERS_KEPT = 20;
+
+/**
+ * Published on `/global/event` once a generation is stored (`{id, trigger}`), so a page showing the
+ * history refreshes it: the routing event that caused it came before the generation was recorded.
+ * Not a `routing.` event, which would schedule a recording of its own.
+ */
+export const GENERATION_RECORDED = 'traefik.generation.recorded';
 
 /** `routing.resource.updated {id}` → `resource.updated 1-app-router`: what a person reads in the history. */
 export function describeEvent(event: GlobalEnvelope): string {
@@ -90,6 +98,7 @@ export class TraefikConfigHistory {
 
   constructor(
     private readonly generations: TraefikGenerationRepository,
+    private readonly bus: EventBus,
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
   ) {}
 
@@ -134,6 +143,7 @@ export class TraefikConfigHistory {
     });
     const cutoff = new Date(Date.now() - this.settings.historyDays * 86_400_000);
     await this.generations.prune(row.id, cutoff, this.settings.historyMax);
+    this.bus.publishGlobal(GENERATION_RECORDED, { id: row.id, trigger });
     return row;
   }
 
