@@ -71,4 +71,3 @@ describe('event frames', () => {
     expect(jsonOf(copy.payload)).toBe(JSON.stringify(copy.payload));
   });
 });
-

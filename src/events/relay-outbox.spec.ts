@@ -77,4 +77,3 @@ describe('SentHistory', () => {
     expect(history.after(0, 1_000)).toEqual([kept]);
   });
 });
-

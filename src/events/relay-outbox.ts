@@ -66,8 +66,8 @@ export const HISTORY_LIMITS: HistoryLimits = { bytes: 16 * 1024 * 1024, ms: 60_0
  * Messages sent (as sent: inline, or the `ref` to their row), kept for replicas that missed them;
  * bounded in bytes and age. Their text is kept as UTF-8 in one buffer used as a ring, and their seq,
  * place and time in arrays of numbers: what a busy replica keeps is no heap object that every young
- * collection copies and every old one marks (kept as a string each, the history cost a PostgreSQL
- * create 8 % of its CPU, bench/session-api.mjs).
+ * collection copies and every old one marks (kept as a string each, 30,000 creates on PostgreSQL
+ * paused the GC for 560 ms against 318 ms, and grew the heap to 87 MB against 34; `--trace-gc`).
  */
 export class SentHistory {
   /** Allocated at the first message (a replica that never publishes never holds it). */

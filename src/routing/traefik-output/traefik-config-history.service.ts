@@ -33,7 +33,7 @@ const TRIGGERS_KEPT = 20;
  * history refreshes it: the routing event that caused it came before the generation was recorded.
  * Not a `routing.` event, which would schedule a recording of its own.
  */
-export const GENERATION_RECORDED = 'traefik.generation.recorded';
+const GENERATION_RECORDED = 'traefik.generation.recorded';
 
 /** `routing.resource.updated {id}` → `resource.updated 1-app-router`: what a person reads in the history. */
 export function describeEvent(event: GlobalEnvelope): string {
