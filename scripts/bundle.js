@@ -111,9 +111,27 @@ const lazyNestTimestamps = {
   },
 };
 
+// multer (behind Nest's FileInterceptor) pins type-is 1, and with it mime-types 2 and mime-db 1.52: a
+// second copy of what Express 5 loads (type-is 2, mime-types 3), whose extension maps cost 6–10 ms of
+// every start to build. multer asks type-is one thing, whether a request is multipart, which the two
+// versions answer alike (neither looks the word up), so the bundle gives multer Express's copy.
+const MULTER_TYPE_CHECK = "is(req, ['multipart'])";
+const oneTypeIs = {
+  name: 'one-type-is',
+  setup(build) {
+    build.onResolve({ filter: /^type-is$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]multer[\\/]/.test(args.importer)) return undefined;
+      const source = readFileSync(args.importer, 'utf8');
+      if (source.split(/\bis\(/).length !== 2 || !source.includes(MULTER_TYPE_CHECK))
+        throw new Error(`${args.importer} no longer calls type-is only as ${MULTER_TYPE_CHECK}, as scripts/bundle.js expects`);
+      return { path: require.resolve('type-is', { paths: [join(__dirname, '..')] }) };
+    });
+  },
+};
+
 const options = {
   bundle: true,
-  plugins: [typeormCompat, unusedTypeormDrivers, classValidatorRegistry, pgNodeStreams, lazyNestTimestamps],
+  plugins: [typeormCompat, unusedTypeormDrivers, classValidatorRegistry, pgNodeStreams, lazyNestTimestamps, oneTypeIs],
   platform: 'node',
   target: 'node20',
   format: 'cjs',
