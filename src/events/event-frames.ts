@@ -18,10 +18,10 @@ type WithJson = { [JSON_TEXT]?: string };
  * JSON.stringify, Object.keys and a spread copy all skip): a WeakMap entry each would be an
  * ephemeron that every collection must trace, for objects that mostly die young.
  */
-function cached(target: object, make: () => string): string {
+function cached<T extends object>(target: T, make: (target: T) => string): string {
   let json = (target as WithJson)[JSON_TEXT];
   if (json === undefined) {
-    json = make();
+    json = make(target);
     if (Object.isExtensible(target)) Object.defineProperty(target, JSON_TEXT, { value: json });
   }
   return json;
@@ -40,20 +40,22 @@ interface PartProperties {
 
 /** `JSON.stringify(payload)`, computed once per payload object. */
 export function jsonOf(payload: EventPayload): string {
-  return cached(payload, () => serialize(payload));
+  return cached(payload, serialize);
 }
 
 /** `JSON.stringify(envelope)`, sharing the payload's JSON. */
 export function envelopeJsonOf(envelope: GlobalEnvelope): string {
-  return cached(envelope, () => {
-    const keys = Object.keys(envelope).join(',');
-    const plain = keys === 'payload' || keys === 'directory,payload' || keys === 'directory,project,payload';
-    if (!plain) return JSON.stringify(envelope);
-    const payload = jsonOf(envelope.payload);
-    const directory = envelope.directory === undefined ? '' : `"directory":${JSON.stringify(envelope.directory)},`;
-    const project = envelope.project === undefined ? '' : `"project":${JSON.stringify(envelope.project)},`;
-    return `{${directory}${project}"payload":${payload}}`;
-  });
+  return cached(envelope, serializeEnvelope);
+}
+
+function serializeEnvelope(envelope: GlobalEnvelope): string {
+  const keys = Object.keys(envelope).join(',');
+  const plain = keys === 'payload' || keys === 'directory,payload' || keys === 'directory,project,payload';
+  if (!plain) return JSON.stringify(envelope);
+  const payload = jsonOf(envelope.payload);
+  const directory = envelope.directory === undefined ? '' : `"directory":${JSON.stringify(envelope.directory)},`;
+  const project = envelope.project === undefined ? '' : `"project":${JSON.stringify(envelope.project)},`;
+  return `{${directory}${project}"payload":${payload}}`;
 }
 
 /** The data-only SSE frame of a payload (`/event`). */
