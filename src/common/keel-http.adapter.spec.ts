@@ -3,6 +3,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { keelHttpAdapter } from '../http-boundary';
+import { keepJson } from './serialized-json';
 
 describe('KeelHttpAdapter', () => {
   let server: Server;
@@ -16,6 +17,12 @@ describe('KeelHttpAdapter', () => {
     app = adapter.getInstance<Express>();
     app.get('/probe', (req, res) => {
       res.json({ ip: req.ip, path: req.path });
+    });
+    app.post('/kept', (_req, res) => {
+      const answer = keepJson({ id: 'ses_1', title: 'é "kept"' });
+      // Changed after its JSON was kept (which an owner must not do): the kept bytes are what go.
+      answer.title = 'changed';
+      adapter.reply(res, answer, 201);
     });
     server = adapter.getHttpServer();
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -34,5 +41,15 @@ describe('KeelHttpAdapter', () => {
     // Express's request and response methods work on them as before.
     expect(await response.json()).toEqual({ ip: '127.0.0.1', path: '/probe' });
     expect(seen).toEqual({ request: app.request, response: app.response, instance: true });
+  });
+
+  it("answers a write with a value's kept JSON, its length counted in bytes", async () => {
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/kept`, { method: 'POST' });
+    const body = await response.text();
+    expect(response.status).toBe(201);
+    expect(body).toBe(JSON.stringify({ id: 'ses_1', title: 'é "kept"' }));
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 });

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express, Response } from 'express';
-import { SerializedJson } from './serialized-json';
+import { SerializedJson, knownJson } from './serialized-json';
 
 /** Bounds on how slowly a client may send a request (event streams and WebSockets are unaffected once open). */
 export interface RequestTimeouts {
@@ -76,7 +76,7 @@ export class KeelHttpAdapter extends ExpressAdapter {
     if (body instanceof SerializedJson) return sendJson(response, body.bytes, statusCode);
     // An ETag only serves a GET's or HEAD's revalidation: the answer to a write is sent without one.
     if (isPlainJson(body) && response.req.method !== 'GET' && response.req.method !== 'HEAD' && !response.hasHeader('content-type'))
-      return sendJson(response, JSON.stringify(body), statusCode);
+      return sendJson(response, knownJson(body) ?? JSON.stringify(body), statusCode);
     if (body === undefined || (typeof body === 'object' && body !== null)) return super.reply(response, body, statusCode);
     if (statusCode !== undefined) response.status(statusCode);
     return response.type('application/json').send(JSON.stringify(body));

@@ -37,7 +37,7 @@ describe('BatchedInsert', () => {
     expect(statements).toHaveLength(4);
   });
 
-  it('runs up to maxInFlight statements at once, the rows that wait meanwhile together in the next', async () => {
+  it('runs one statement at a time, the rows that wait meanwhile together in the next', async () => {
     const statements: number[] = [];
     let running = 0;
     let most = 0;
@@ -51,16 +51,15 @@ describe('BatchedInsert', () => {
       't',
       ['x'],
       'postgres',
-      2,
     );
     await Promise.all([1, 2, 3, 4, 5].map((n) => inserter.insert([n])));
-    expect(most).toBe(2);
-    expect(statements).toEqual([1, 1, 3]);
+    expect(most).toBe(1);
+    expect(statements).toEqual([1, 4]);
   });
 
   it('on SQLite (a synchronous driver) sends the rows of one event-loop turn together, with ? placeholders, within maxRows', async () => {
     const statements: string[] = [];
-    const inserter = new BatchedInsert((sql) => Promise.resolve(void statements.push(sql)), 't', ['x'], 'sqlite', 1, 2);
+    const inserter = new BatchedInsert((sql) => Promise.resolve(void statements.push(sql)), 't', ['x'], 'sqlite', 2);
     const first = Promise.all([1, 2, 3].map((n) => inserter.insert([n])));
     expect(statements).toEqual([]);
     await first;

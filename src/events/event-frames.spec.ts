@@ -1,3 +1,4 @@
+import { keepJson, knownJson } from '../common/serialized-json';
 import type { EventPayload, GlobalEnvelope } from './event-bus.service';
 import { envelopeJsonOf, eventFrame, globalFrame, jsonOf } from './event-frames';
 
@@ -69,5 +70,28 @@ describe('event frames', () => {
     const copy = { ...envelope, payload: { ...payload, type: 'session.deleted' } };
     expect(envelopeJsonOf(copy)).toBe(JSON.stringify(copy));
     expect(jsonOf(copy.payload)).toBe(JSON.stringify(copy.payload));
+  });
+
+  it('builds a payload around the kept JSON of its values, to the byte of JSON.stringify', () => {
+    const info = keepJson({ id: 'ses_1', title: 'a "quoted" é title', time: { created: 1 }, tokens: { input: 0 } });
+    const payloads: EventPayload[] = [
+      { type: 'session.created', properties: { sessionID: 'ses_1', info } },
+      { type: 'session.updated', properties: { info, gone: undefined, call: () => 1, list: [undefined, 1], 'odd "key"': null } },
+      { type: 'x', properties: { info, at: new Date(0) } },
+    ];
+    for (const payload of payloads) expect(jsonOf(payload)).toBe(JSON.stringify(payload));
+    expect(knownJson(info)).toBe(JSON.stringify(info));
+    // The kept JSON is what goes: a value changed after it was kept (which its owner must not do) keeps its old bytes.
+    info.title = 'changed';
+    const later: EventPayload = { type: 'session.updated', properties: { info } };
+    expect(jsonOf(later)).toContain('"title":"a \\"quoted\\" é title"');
+  });
+
+  it('serialises afresh what it cannot build exactly around a kept value', () => {
+    const info = keepJson({ id: 'ses_1' });
+    const withToJson = { type: 'x', properties: { info, toJSON: () => 'replaced' } };
+    const extraKey = { type: 'x', properties: { info }, extra: 1 };
+    expect(jsonOf(withToJson)).toBe(JSON.stringify(withToJson));
+    expect(jsonOf(extraKey as EventPayload)).toBe(JSON.stringify(extraKey));
   });
 });

@@ -1,32 +1,18 @@
+import { cachedJson, knownJson } from '../common/serialized-json';
 import type { EventPayload, GlobalEnvelope } from './event-bus.service';
 
 /**
  * The JSON of published events, built once per event however many streams (and the relay) carry
- * it: cached on the payload object, and `/global/event` frames wrap that same JSON. The bytes are
- * exactly `JSON.stringify(payload)` / `JSON.stringify(envelope)`.
+ * it: cached on the payload object (`cachedJson`), and `/global/event` frames wrap that same JSON.
+ * A property value whose JSON is already kept (`keepJson`, e.g. a new session's info, sent in two
+ * events and the response) is not serialised again. The bytes are exactly `JSON.stringify(payload)`
+ * / `JSON.stringify(envelope)`.
  *
  * A streamed `message.part.updated` carries the whole part, whose text grows by one delta per
  * event (the reference wire format), so re-escaping it each time costs O(n²) per reply. The JSON
  * of each streaming part's text is kept, and when the new text extends it only the added tail
  * is escaped.
  */
-const JSON_TEXT = Symbol('keel:json');
-type WithJson = { [JSON_TEXT]?: string };
-
-/**
- * The JSON kept on the event object itself, as a non-enumerable symbol property (which
- * JSON.stringify, Object.keys and a spread copy all skip): a WeakMap entry each would be an
- * ephemeron that every collection must trace, for objects that mostly die young.
- */
-function cached<T extends object>(target: T, make: (target: T) => string): string {
-  let json = (target as WithJson)[JSON_TEXT];
-  if (json === undefined) {
-    json = make(target);
-    if (Object.isExtensible(target)) Object.defineProperty(target, JSON_TEXT, { value: json });
-  }
-  return json;
-}
-
 /** Streaming parts whose text JSON is kept; final updates (no delta) release theirs. */
 const MAX_STREAMING_PARTS = 256;
 const streamingTexts = new Map<string, { text: string; json: string }>();
@@ -40,12 +26,12 @@ interface PartProperties {
 
 /** `JSON.stringify(payload)`, computed once per payload object. */
 export function jsonOf(payload: EventPayload): string {
-  return cached(payload, serialize);
+  return cachedJson(payload, serialize);
 }
 
 /** `JSON.stringify(envelope)`, sharing the payload's JSON. */
 export function envelopeJsonOf(envelope: GlobalEnvelope): string {
-  return cached(envelope, serializeEnvelope);
+  return cachedJson(envelope, serializeEnvelope);
 }
 
 function serializeEnvelope(envelope: GlobalEnvelope): string {
@@ -76,7 +62,7 @@ export function streamedText(payload: EventPayload): string | undefined {
 }
 
 function serialize(payload: EventPayload): string {
-  if (payload.type !== 'message.part.updated') return JSON.stringify(payload);
+  if (payload.type !== 'message.part.updated') return withKnownValues(payload) ?? JSON.stringify(payload);
   const part = (payload.properties as PartProperties).part;
   if (typeof part?.id !== 'string') return JSON.stringify(payload);
   const text = streamedText(payload);
@@ -88,6 +74,30 @@ function serialize(payload: EventPayload): string {
   const at = json.indexOf(TEXT_MARK_JSON);
   if (at < 0 || json.indexOf(TEXT_MARK_JSON, at + 1) >= 0) return JSON.stringify(payload);
   return json.slice(0, at) + textJson(part.id, text) + json.slice(at + TEXT_MARK_JSON.length);
+}
+
+/**
+ * `JSON.stringify(payload)` built around the kept JSON of its properties' values, when one of them
+ * has it (undefined otherwise). Only plain `{type, properties}` payloads, whose properties are a
+ * plain object without `toJSON`.
+ */
+function withKnownValues(payload: EventPayload): string | undefined {
+  const properties = payload.properties;
+  if (typeof properties !== 'object' || properties === null || Object.getPrototypeOf(properties) !== Object.prototype)
+    return undefined;
+  const keys = Object.keys(properties);
+  const values = properties as Record<string, unknown>;
+  if (!keys.some((key) => typeof values[key] === 'object' && values[key] !== null && knownJson(values[key]) !== undefined))
+    return undefined;
+  if (Object.keys(payload).join(',') !== 'type,properties' || keys.includes('toJSON')) return undefined;
+  const members: string[] = [];
+  for (const key of keys) {
+    const value = values[key];
+    const json = (typeof value === 'object' && value !== null ? knownJson(value) : undefined) ?? JSON.stringify(value);
+    // JSON.stringify leaves out what has no JSON (undefined, functions, symbols).
+    if (json !== undefined) members.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{"type":${JSON.stringify(payload.type)},"properties":{${members.join(',')}}}`;
 }
 
 /** `JSON.stringify(text)`, escaping only what was appended since this part's previous update. */

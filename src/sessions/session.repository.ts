@@ -8,14 +8,6 @@ import { FileDiff, SessionDiffEntity, SessionEntity, SessionShareEntity, Session
 import { SessionLists, sessionLists } from './session-lists';
 import { SESSION_COLUMNS, SessionRow, fromRow } from './session-rows';
 
-/**
- * PostgreSQL: session INSERTs running at once. Each waits for its commit's WAL flush; the creates that
- * arrive meanwhile go together in the next statement. Two measured 35–45 % more creates per second
- * than eight at 10 connections (fewer statements of more rows: less work per row on both sides) with
- * the same latency, and one did no better than two.
- */
-const INSERTS_IN_FLIGHT = 2;
-
 /** What `insert` writes, in the order of its values. */
 const INSERTED_COLUMNS = [
   'id', 'project_id', 'parent_id', 'directory', 'slug', 'path', 'agent', 'model', 'title', 'version', 'time_created', 'time_updated',
@@ -39,14 +31,7 @@ export class SessionRepository {
     const pg = db.options.type === 'postgres';
     this.getSql = `SELECT ${SESSION_COLUMNS} FROM "session" WHERE "id" = ${pg ? '$1' : '?'}`;
     this.query = directQuery(db);
-    this.inserts = new BatchedInsert(
-      this.query,
-      'session',
-      INSERTED_COLUMNS,
-      pg ? 'postgres' : 'sqlite',
-      // SQLite writes one statement at a time anyway.
-      pg ? INSERTS_IN_FLIGHT : 1,
-    );
+    this.inserts = new BatchedInsert(this.query, 'session', INSERTED_COLUMNS, pg ? 'postgres' : 'sqlite');
     this.lists = sessionLists(db, () => relay.alone());
   }
 

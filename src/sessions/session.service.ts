@@ -24,7 +24,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import { SerializedJson } from '../common/serialized-json';
+import { SerializedJson, keepJson } from '../common/serialized-json';
 import { BadRequestError, NotFoundError, ValidationError, issue } from '../common/errors';
 import { descendingId } from '../common/ids';
 import { EventBus } from '../events/event-bus.service';
@@ -185,7 +185,8 @@ export class SessionService {
     await this.repository.insert(row);
     this.remember(row);
     this.changed(row.projectID);
-    const info = toSession(row);
+    // Serialised once for both events and the response (an answer nobody changes afterwards).
+    const info = keepJson(toSession(row));
     // `sessionID` beside the reference's `{info}`, as on message events: newer opencode clients read it.
     this.bus.publish(row.directory, 'session.created', { sessionID: info.id, info });
     this.bus.publish(row.directory, 'session.updated', { sessionID: info.id, info });
