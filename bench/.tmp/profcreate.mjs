@@ -7,7 +7,7 @@ import { freshDatabase, startKeel } from '../lib/keel-server.mjs';
 const mode = process.argv[2] ?? 'create';
 const seconds = Number(process.argv[3] ?? 8);
 const profDir = mkdtempSync(join(tmpdir(), 'prof-'));
-process.env.BENCH_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profDir} --cpu-prof-interval=200`;
+process.env.BENCH_NODE_ARGS = (process.env.EXTRA_NODE_ARGS ?? "") + ` --cpu-prof --cpu-prof-dir=${profDir} --cpu-prof-interval=200`;
 const db = await freshDatabase();
 const keel = await startKeel({ databaseUrl: db.url, allowedDirectories: tmpdir() });
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pd-')));

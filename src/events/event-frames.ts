@@ -85,19 +85,23 @@ function withKnownValues(payload: EventPayload): string | undefined {
   const properties = payload.properties;
   if (typeof properties !== 'object' || properties === null || Object.getPrototypeOf(properties) !== Object.prototype)
     return undefined;
-  const keys = Object.keys(properties);
   const values = properties as Record<string, unknown>;
-  if (!keys.some((key) => typeof values[key] === 'object' && values[key] !== null && knownJson(values[key]) !== undefined))
-    return undefined;
-  if (Object.keys(payload).join(',') !== 'type,properties' || keys.includes('toJSON')) return undefined;
-  const members: string[] = [];
+  const keys = Object.keys(values);
+  if (!keys.some((key) => isObject(values[key]) && knownJson(values[key]) !== undefined)) return undefined;
+  const payloadKeys = Object.keys(payload);
+  if (payloadKeys.length !== 2 || payloadKeys[0] !== 'type' || keys.includes('toJSON')) return undefined;
+  let members = '';
   for (const key of keys) {
     const value = values[key];
-    const json = (typeof value === 'object' && value !== null ? knownJson(value) : undefined) ?? JSON.stringify(value);
+    const json = (isObject(value) ? knownJson(value) : undefined) ?? JSON.stringify(value);
     // JSON.stringify leaves out what has no JSON (undefined, functions, symbols).
-    if (json !== undefined) members.push(`${JSON.stringify(key)}:${json}`);
+    if (json !== undefined) members += `${members === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
   }
-  return `{"type":${JSON.stringify(payload.type)},"properties":{${members.join(',')}}}`;
+  return `{"type":${JSON.stringify(payload.type)},"properties":{${members}}}`;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
 
 /** `JSON.stringify(text)`, escaping only what was appended since this part's previous update. */
