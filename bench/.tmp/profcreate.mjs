@@ -55,3 +55,9 @@ if (process.env.STACKS) {
   }
   for (const [k, v] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(us(v), k, '\n');
 }
+if (process.env.LINES) {
+  const re = new RegExp(process.env.LINES); const lines = new Map();
+  for (const nd of prof.nodes) { if (!re.test(name(nd))) continue; for (const pt of nd.positionTicks ?? []) { const k = `${name(nd)} L${pt.line}`; lines.set(k, (lines.get(k) ?? 0) + pt.ticks); } }
+  const interval = (prof.endTime - prof.startTime) / prof.samples.length;
+  for (const [k, v] of [...lines].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log((v * interval / (n * seconds / seconds)).toFixed(2), k);
+}
