@@ -306,7 +306,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     // Each stage's output commits with the next stage's status. Chunking takes no wait, so the
     // extracted text, its chunks and the statuses `chunking` and `embedding` commit together; without
     // an embedding model nothing happens between the chunks and their index rows either, so `indexing`
-    // and `done` join them: one commit a document (each status still published, in order). A commit
+    // and `done` join them: one commit a document after its claim (each status still published, in order). A commit
     // each cost 0.26 ms of a SQLite document's 1.6 ms (docs/performance.md, stop 43).
     const embeds = this.embeddings.configured;
     await this.store.transaction(async (q) => {
