@@ -41,18 +41,29 @@ import { memoryClient, waitUntilProcessed } from './support/memory-fixtures';
         containerTag: 'takeover',
       });
       const client = memoryClient(survivor.url);
-      // Killed only once both replicas hold claims (two workers' ids on unfinished documents), with
-      // plenty left for the doomed one to keep claiming: it dies holding some.
+      // Killed only while both replicas hold claims (two workers' ids on unfinished documents), with
+      // plenty left for the doomed one to keep claiming: it dies holding some. A document takes a few
+      // milliseconds, so the claims are counted again with the doomed replica frozen (SIGSTOP), after
+      // its statements already sent have settled: what it holds then, it holds when it dies.
       const database = new Client({ connectionString: fresh.env.DATABASE_URL });
       await database.connect();
+      const bothHoldClaims = async () => {
+        const { rows } = await database.query<{ workers: string; unfinished: string }>(
+          `SELECT count(DISTINCT claimed_by) FILTER (WHERE claimed_by IS NOT NULL) AS workers, count(*) AS unfinished FROM memory_document WHERE status NOT IN ('done', 'failed')`,
+        );
+        if (Number(rows[0].unfinished) < results.length / 2) throw new Error('the replicas never held claims at the same time');
+        return Number(rows[0].workers) >= 2;
+      };
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       try {
         for (;;) {
-          const { rows } = await database.query<{ workers: string; unfinished: string }>(
-            `SELECT count(DISTINCT claimed_by) FILTER (WHERE claimed_by IS NOT NULL) AS workers, count(*) AS unfinished FROM memory_document WHERE status NOT IN ('done', 'failed')`,
-          );
-          if (Number(rows[0].workers) >= 2) break;
-          if (Number(rows[0].unfinished) < results.length / 2) throw new Error('the replicas never held claims at the same time');
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          if (await bothHoldClaims()) {
+            doomed.child.kill('SIGSTOP');
+            await sleep(100);
+            if (await bothHoldClaims()) break;
+            doomed.child.kill('SIGCONT');
+          }
+          await sleep(10);
         }
       } finally {
         await database.end();
