@@ -135,7 +135,11 @@ describeOnPostgres('event relay of a replica alone', () => {
       const stream = await SseClient.open(`${second.url}/global/event`);
       const id = await create(solo);
       await stream.next((f) => f.payload?.type === 'session.created' && f.payload.properties.info.id === id);
-      expect(sessionEvents().filter((payload) => payload.includes(id))).toHaveLength(1);
+      // The second replica's frame and this listener's notification come over two connections: the
+      // frame may be read first (a CI failure on PostgreSQL), so the notification gets 2 s to follow.
+      const relayed = () => sessionEvents().filter((payload) => payload.includes(id));
+      for (let waited = 0; relayed().length === 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(relayed()).toHaveLength(1);
       stream.close();
     } finally {
       await second.close();
