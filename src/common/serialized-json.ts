@@ -41,9 +41,9 @@ export function cachedJson<T extends object>(target: T, make: (target: T) => str
   return json;
 }
 
-/** The JSON kept on an object by `cachedJson` or `keepJson`, if any. */
-export function knownJson(value: object): string | undefined {
-  return (value as WithJson)[JSON_TEXT];
+/** The JSON kept on an object by `cachedJson` or `keepJson`, if any (undefined for anything else). */
+export function knownJson(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? (value as WithJson)[JSON_TEXT] : undefined;
 }
 
 /**

@@ -87,21 +87,16 @@ function withKnownValues(payload: EventPayload): string | undefined {
     return undefined;
   const values = properties as Record<string, unknown>;
   const keys = Object.keys(values);
-  if (!keys.some((key) => isObject(values[key]) && knownJson(values[key]) !== undefined)) return undefined;
+  if (!keys.some((key) => knownJson(values[key]) !== undefined)) return undefined;
   const payloadKeys = Object.keys(payload);
   if (payloadKeys.length !== 2 || payloadKeys[0] !== 'type' || keys.includes('toJSON')) return undefined;
   let members = '';
   for (const key of keys) {
-    const value = values[key];
-    const json = (isObject(value) ? knownJson(value) : undefined) ?? JSON.stringify(value);
+    const json = knownJson(values[key]) ?? JSON.stringify(values[key]);
     // JSON.stringify leaves out what has no JSON (undefined, functions, symbols).
     if (json !== undefined) members += `${members === '' ? '' : ','}${JSON.stringify(key)}:${json}`;
   }
   return `{"type":${JSON.stringify(payload.type)},"properties":{${members}}}`;
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
 }
 
 /** `JSON.stringify(text)`, escaping only what was appended since this part's previous update. */
