@@ -23,6 +23,20 @@ const ENDS = /^\s*(COMMIT|END|ROLLBACK)\s*(;\s*)?$/i;
 /** Fresh connections tried after the lost one (each may be lost in turn while a server restarts). */
 const ATTEMPTS = 3;
 
+/** A statement in a promise form: `query(text, values)`, or `query({ text, values, name })` (prepared once per connection under its name). */
+type Statement = { text: string; values?: unknown[]; name?: string };
+
+const STATEMENT_KEYS = new Set(['text', 'values', 'name']);
+
+/** The statement of a call of `query` in one of those forms. */
+function retriable([first, values, callback]: unknown[]): Statement | undefined {
+  if (callback !== undefined || typeof values === 'function') return undefined;
+  if (typeof first === 'string') return { text: first, values: values as unknown[] | undefined };
+  const config = first as Record<string, unknown> | null;
+  const plain = values === undefined && typeof config?.text === 'string' && Object.keys(config).every((key) => STATEMENT_KEYS.has(key));
+  return plain ? (config as Statement) : undefined;
+}
+
 /**
  * The pool's PostgreSQL client (`Client` of pg-pool's options). A statement that meets a lost
  * connection is sent again on a fresh connection when that cannot apply it twice: a read, whatever
@@ -44,17 +58,18 @@ export class RetryingClient extends Client {
     this.on('error', () => undefined);
   }
 
-  // The overloads of pg's query stay as they are; only (text, values) promises are retried.
+  // The overloads of pg's query stay as they are; only the promise forms of a statement are retried.
   override query(...args: unknown[]): never {
-    const [text, values, callback] = args;
     const query = (super.query as (...a: unknown[]) => unknown).bind(this);
-    if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined) return query(...args) as never;
-    return this.queryText(text, values as unknown[] | undefined, query) as never;
+    const statement = retriable(args);
+    if (statement === undefined) return query(...args) as never;
+    return this.queryStatement(statement, query) as never;
   }
 
-  private async queryText(text: string, values: unknown[] | undefined, query: (...a: unknown[]) => unknown): Promise<QueryResult> {
+  private async queryStatement(statement: Statement, query: (...a: unknown[]) => unknown): Promise<QueryResult> {
+    const { text } = statement;
     try {
-      const result = (await query(text, values)) as QueryResult;
+      const result = (await query(statement)) as QueryResult;
       if (BEGINS.test(text)) this.inTransaction = true;
       else if (ENDS.test(text)) this.inTransaction = false;
       return result;
@@ -66,7 +81,7 @@ export class RetryingClient extends Client {
       if (!again(error)) throw error;
       for (let attempt = 1; ; attempt++) {
         try {
-          return await this.onFreshConnection(text, values);
+          return await this.onFreshConnection(statement);
         } catch (failure) {
           if (attempt >= ATTEMPTS || !again(failure)) throw failure;
           await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
@@ -75,13 +90,13 @@ export class RetryingClient extends Client {
     }
   }
 
-  private async onFreshConnection(text: string, values: unknown[] | undefined): Promise<QueryResult> {
+  private async onFreshConnection(statement: Statement): Promise<QueryResult> {
     const fresh = new Client(this.connectWith);
     // Lost in turn, it fails its query; unheard, the same 'error' would end the process.
     fresh.on('error', () => undefined);
     await fresh.connect();
     try {
-      return await fresh.query(text, values);
+      return await fresh.query(statement);
     } finally {
       await fresh.end().catch(() => undefined);
     }
