@@ -43,7 +43,7 @@ function createId(prefix: IdPrefix, direction: 'ascending' | 'descending' = 'asc
 export const ascendingId = (prefix: IdPrefix): string => createId(prefix, 'ascending');
 export const descendingId = (prefix: IdPrefix): string => createId(prefix, 'descending');
 
-/** 16 lowercase hex characters, the id format of the routing manager. */
+/** 16 lowercase hex characters, as middleware-manager makes its ids. */
 export function hexId(): string {
   return randomBytes(8).toString('hex');
 }

@@ -1,16 +1,18 @@
-import { fuzzyFilter, fuzzyScore } from './fuzzy-match';
+import { fuzzyFilter } from './fuzzy-match';
+
+const matches = (query: string, target: string) => fuzzyFilter(query, [target], 1).length === 1;
 
 describe('fuzzy file-name matching', () => {
   it('matches characters in order, case-insensitively, and rejects anything else', () => {
-    expect(fuzzyScore('sut', 'src/util/strings.ts')).toBeDefined();
-    expect(fuzzyScore('SUT', 'src/util/strings.ts')).toBeDefined();
-    expect(fuzzyScore('xyz', 'src/util/strings.ts')).toBeUndefined();
-    expect(fuzzyScore('stringsz', 'src/util/strings.ts')).toBeUndefined();
+    expect(matches('sut', 'src/util/strings.ts')).toBe(true);
+    expect(matches('SUT', 'src/util/strings.ts')).toBe(true);
+    expect(matches('xyz', 'src/util/strings.ts')).toBe(false);
+    expect(matches('stringsz', 'src/util/strings.ts')).toBe(false);
   });
 
   it('needs every whitespace-separated term', () => {
-    expect(fuzzyScore('util strings', 'src/util/strings.ts')).toBeDefined();
-    expect(fuzzyScore('util missing', 'src/util/strings.ts')).toBeUndefined();
+    expect(matches('util strings', 'src/util/strings.ts')).toBe(true);
+    expect(matches('util missing', 'src/util/strings.ts')).toBe(false);
   });
 
   it('ranks exact base names, then consecutive word-start runs, above scattered matches', () => {

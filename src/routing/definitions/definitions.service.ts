@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors';
+import { hexId } from '../../common/ids';
 import { canonical, parseJsonObject } from '../json-text';
 import { DefinitionKind, DefinitionRepository, DefinitionRow } from './definition.repository';
 import { SaveDefinitionDto } from './dto/save-definition.dto';
@@ -17,11 +17,6 @@ export interface DefinitionView {
 
 export function definitionView(row: DefinitionRow): DefinitionView {
   return { id: row.id, name: row.name, type: row.type, config: parseJsonObject(row.config) };
-}
-
-/** 16 lowercase hex chars, as middleware-manager generates ids. */
-function newDefinitionId(): string {
-  return randomBytes(8).toString('hex');
 }
 
 /** `/api/middlewares` and `/api/services`: CRUD with Traefik-level validation of each config. */
@@ -50,7 +45,7 @@ export class DefinitionsService {
 
   async create(kind: DefinitionKind, body: SaveDefinitionDto): Promise<DefinitionView> {
     const values = DefinitionsService.values(body);
-    const row = { id: newDefinitionId(), ...values };
+    const row = { id: hexId(), ...values };
     await this.definitions.insert(kind, row);
     const view = definitionView(row);
     this.events.publish(`${kind.subject}.created`, { [kind.subject]: view });
