@@ -18,10 +18,10 @@ export function pgPool(dataSource: DataSource): Pool | undefined {
 const statementNames = new Map<string, string>();
 
 /**
- * One statement on a pooled connection, prepared there under its name the first time it is sent (a
- * 4-row session INSERT parsed and planned anew cost PostgreSQL 0.066 ms a create, prepared 0.046:
- * docs/performance.md, stop 44), in the promise form the pool's `RetryingClient` retries; resolves to
- * its rows.
+ * One statement on a pooled connection, prepared there under its name the first time it is sent
+ * (PostgreSQL's CPU a session create: 0.064–0.075 ms with its INSERT parsed and planned each time,
+ * 0.047–0.050 prepared; docs/performance.md, stop 44), in the promise form the pool's `RetryingClient`
+ * retries; resolves to its rows.
  */
 export async function queryPool(pool: Pool, sql: string, parameters: unknown[]): Promise<unknown[]> {
   let name = statementNames.get(sql);
@@ -38,8 +38,8 @@ export async function queryPool(pool: Pool, sql: string, parameters: unknown[]):
  * Hot statements of fixed text sent past TypeORM's query runner (its logging, broadcasts, copy of
  * the parameters and three awaits a statement), each text prepared once: on PostgreSQL on each of the
  * pool's connections (`queryPool`), on SQLite on better-sqlite3's connection. That is the connection
- * TypeORM itself uses, so a statement sent while a transaction is open joins it, exactly as through `DataSource.query`.
- * Values go to the driver as they are: no booleans (better-sqlite3 binds no `true`).
+ * TypeORM itself uses, so a statement sent while a transaction is open joins it, exactly as through
+ * `DataSource.query`. Values go to the driver as they are: no booleans (better-sqlite3 binds no `true`).
  */
 export function directQuery(dataSource: DataSource): DirectQuery {
   const pool = pgPool(dataSource);
