@@ -11,8 +11,11 @@ import { SseClient } from './support/sse';
 // copied with its ports (4096, 4097) replaced by the ports the test's Keel processes listen on.
 function startKeelNginx(upstreamFile: string, ports: number[]): Promise<Nginx> {
   return startNginx((prefix, port) => {
-    let upstream = readFileSync(join(DEPLOY_NGINX, upstreamFile), 'utf8');
-    ['4096', '4097'].forEach((placeholder, i) => (upstream = upstream.replaceAll(`127.0.0.1:${placeholder}`, `127.0.0.1:${ports[i]}`)));
+    // In one pass: a port replaced first may itself begin with the other placeholder (40971).
+    const upstream = readFileSync(join(DEPLOY_NGINX, upstreamFile), 'utf8').replace(
+      /127\.0\.0\.1:(4096|4097)\b/g,
+      (_, placeholder: string) => `127.0.0.1:${ports[Number(placeholder) - 4096]}`,
+    );
     writeFileSync(join(prefix, 'upstream.conf'), upstream);
     return `  include ${DEPLOY_NGINX}/http.conf;
   include ${prefix}/upstream.conf;

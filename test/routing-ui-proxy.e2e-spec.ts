@@ -53,10 +53,11 @@ describe("middleware-manager's web UI in front of Keel through a same-origin ngi
     keel = await startKeel({ env: { KEEL_ALLOWED_HOSTS: UI_NAME } });
     const keelPort = new URL(keel.url).port;
     nginx = await startNginx((prefix, port) => {
+      // Keel's address first: nginx's own port may begin with 4096 (40965 would have become Keel's port and a 5).
       const site = readFileSync(join(DEPLOY_NGINX, 'middleware-manager-ui.conf'), 'utf8')
+        .replaceAll('127.0.0.1:4096', `127.0.0.1:${keelPort}`)
         .replace('listen 80;', `listen 127.0.0.1:${port};`)
-        .replace('root /srv/middleware-manager/ui;', `root ${ui};`)
-        .replaceAll('127.0.0.1:4096', `127.0.0.1:${keelPort}`);
+        .replace('root /srv/middleware-manager/ui;', `root ${ui};`);
       writeFileSync(join(prefix, 'site.conf'), site);
       return `  include ${prefix}/site.conf;`;
     });
