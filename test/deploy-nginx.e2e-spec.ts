@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { freshProcessEnv, KeelProcess, spawnKeel, tempDir, testDatabaseServer } from './support/keel';
-import { DEPLOY_NGINX, Nginx, nginxBinary, startNginx } from './support/nginx';
+import { DEPLOY_NGINX, Nginx, nginxBinary, startNginx, withPorts } from './support/nginx';
 import { ScriptedProvider } from './support/scripted-provider';
 import { SseClient } from './support/sse';
 
@@ -11,11 +11,7 @@ import { SseClient } from './support/sse';
 // copied with its ports (4096, 4097) replaced by the ports the test's Keel processes listen on.
 function startKeelNginx(upstreamFile: string, ports: number[]): Promise<Nginx> {
   return startNginx((prefix, port) => {
-    // In one pass: a port replaced first may itself begin with the other placeholder (40971).
-    const upstream = readFileSync(join(DEPLOY_NGINX, upstreamFile), 'utf8').replace(
-      /127\.0\.0\.1:(4096|4097)\b/g,
-      (_, placeholder: string) => `127.0.0.1:${ports[Number(placeholder) - 4096]}`,
-    );
+    const upstream = withPorts(readFileSync(join(DEPLOY_NGINX, upstreamFile), 'utf8'), { 4096: ports[0], 4097: ports[1] });
     writeFileSync(join(prefix, 'upstream.conf'), upstream);
     return `  include ${DEPLOY_NGINX}/http.conf;
   include ${prefix}/upstream.conf;

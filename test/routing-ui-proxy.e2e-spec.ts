@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, step } from './support/browser';
 import { startKeel, tempDir, TestKeel } from './support/keel';
-import { DEPLOY_NGINX, Nginx, startNginx } from './support/nginx';
+import { DEPLOY_NGINX, Nginx, startNginx, withPorts } from './support/nginx';
 
 /**
  * middleware-manager v3's web UI is a static single-page app whose API calls go to `/api/…` on its own
@@ -53,9 +53,7 @@ describe("middleware-manager's web UI in front of Keel through a same-origin ngi
     keel = await startKeel({ env: { KEEL_ALLOWED_HOSTS: UI_NAME } });
     const keelPort = new URL(keel.url).port;
     nginx = await startNginx((prefix, port) => {
-      // Keel's address first: nginx's own port may begin with 4096 (40965 would have become Keel's port and a 5).
-      const site = readFileSync(join(DEPLOY_NGINX, 'middleware-manager-ui.conf'), 'utf8')
-        .replaceAll('127.0.0.1:4096', `127.0.0.1:${keelPort}`)
+      const site = withPorts(readFileSync(join(DEPLOY_NGINX, 'middleware-manager-ui.conf'), 'utf8'), { 4096: keelPort })
         .replace('listen 80;', `listen 127.0.0.1:${port};`)
         .replace('root /srv/middleware-manager/ui;', `root ${ui};`);
       writeFileSync(join(prefix, 'site.conf'), site);

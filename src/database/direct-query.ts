@@ -23,7 +23,7 @@ const statementNames = new Map<string, string>();
  * 0.047–0.050 prepared; docs/performance.md, stop 44), in the promise form the pool's `RetryingClient`
  * retries; resolves to its rows.
  */
-export async function queryPool(pool: Pool, sql: string, parameters: unknown[]): Promise<unknown[]> {
+async function queryPool(pool: Pool, sql: string, parameters: unknown[]): Promise<unknown[]> {
   let name = statementNames.get(sql);
   if (name === undefined) statementNames.set(sql, (name = `keel_${statementNames.size + 1}`));
   const client = await pool.connect();

@@ -23,7 +23,10 @@ const ENDS = /^\s*(COMMIT|END|ROLLBACK)\s*(;\s*)?$/i;
 /** Fresh connections tried after the lost one (each may be lost in turn while a server restarts). */
 const ATTEMPTS = 3;
 
-/** A statement in a promise form: `query(text, values)`, or `query({ text, values, name })` (prepared once per connection under its name). */
+/**
+ * A statement in a promise form: `query(text, values)`, or `query({ text, values, name })` (prepared
+ * once per connection under its name).
+ */
 type Statement = { text: string; values?: unknown[]; name?: string };
 
 const STATEMENT_KEYS = new Set(['text', 'values', 'name']);

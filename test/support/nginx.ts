@@ -24,6 +24,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A deploy/nginx/ file with its loopback ports swapped, all in one pass (`{ 4096: 41234 }`): a port
+ * put in by one swap is never read by the next, even when it begins with another one's placeholder.
+ */
+export function withPorts(text: string, ports: Record<number, number | string>): string {
+  return text.replace(/127\.0\.0\.1:(\d+)\b/g, (address, port: string) => (port in ports ? `127.0.0.1:${ports[Number(port)]}` : address));
+}
+
 export interface Nginx {
   url: string;
   port: number;
