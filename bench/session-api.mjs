@@ -5,7 +5,7 @@
 //   (from the POST response to the frame).
 //
 // Usage (after `scripts/build-to.sh .dist-<you>`; the reference needs `npm install --prefix bench/reference`):
-//   KEEL_DIST=$PWD/.dist-<you> node bench/session-api.mjs [--seconds 5] [--turns 5] [--connections 10] [--reference]
+//   KEEL_DIST=$PWD/.dist-<you> node bench/session-api.mjs [--seconds 5] [--turns 5] [--warmup 1] [--connections 10] [--reference]
 // With DATABASE_URL=postgres://… Keel runs on a scratch PostgreSQL database on that server (SQLite otherwise).
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -24,6 +24,7 @@ const WITH_REFERENCE = argv.includes('--reference');
 const SESSIONS = 100;
 const EVENT_SAMPLES = option('events', 300);
 const TURNS = option('turns', 5);
+const WARMUP_SECONDS = option('warmup', 1);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -95,9 +96,12 @@ async function run(target, send, seconds, connections = CONNECTIONS) {
  * Each of `sends` for SECONDS in all, taken in TURNS turns one after another (a change in the machine's
  * load then falls on each alike, so their ratios hold on a shared machine): req/s, p50 and p99 in ms, and
  * the CPU each request cost the server and its database (req/s follows the share of the cores the server
- * gets; CPU per request much less so).
+ * gets; CPU per request much less so). Each send first runs WARMUP_SECONDS unmeasured, so a path's first
+ * turn is not its JIT compilation (the health path is already warm from the list's turns, a create's
+ * path was not).
  */
 async function loadInTurns(target, sends) {
+  for (const send of sends) await run(target, send, WARMUP_SECONDS);
   const runs = sends.map(() => []);
   for (let turn = 0; turn < TURNS; turn++)
     for (let i = 0; i < sends.length; i++) runs[i].push(await run(target, sends[i], SECONDS / TURNS));

@@ -28,7 +28,7 @@ export const SETTING_GROUPS: SettingGroup[] = [
       { env: 'KEEL_PORT', aliases: ['PORT'], flag: '--port', default: '4096', description: 'Port; 0 picks a free one.' },
       { env: 'KEEL_DATA_DIR', default: '$XDG_DATA_HOME/keel or ~/.local/share/keel', description: 'Data directory: the SQLite file keel.sqlite, vector indexes, the routing manager\'s config.json.' },
       { env: 'XDG_DATA_HOME', default: '~/.local/share', description: 'Base of the default data directory.' },
-      { env: 'DATABASE_URL', default: 'unset', description: 'postgres://… to use PostgreSQL instead of the embedded SQLite file.' },
+      { env: 'DATABASE_URL', default: 'unset', description: 'postgres://… to use PostgreSQL instead of the embedded SQLite file; directly or through a pooler in session mode (LISTEN/NOTIFY, the migrations\' advisory lock and prepared statements keep their connection).' },
       { env: 'KEEL_DATABASE_SCHEMA', default: 'unset', description: 'PostgreSQL schema to use (search_path) instead of public.' },
       { env: 'KEEL_LOG_LEVEL', flag: '--log-level', default: 'info', description: 'trace, debug, info, warn, error, fatal or silent. JSON lines with request ids; info logs each request as it ends, debug also its arrival and headers (credentials redacted).' },
       { env: 'KEEL_HEARTBEAT_MS', default: '10000', description: 'Period of server.heartbeat frames on the event streams.' },
