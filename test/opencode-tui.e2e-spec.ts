@@ -60,22 +60,35 @@ async function idle(s: Session): Promise<void> {
   throw new Error(`a session is still running; screen:\n${s.screen.text()}`);
 }
 
+/** The prompt holds a slash word (the line above the agent and model): a command typed and not yet run. */
+const slashInPrompt = /┃\s+\/\S*\n\s*┃\n\s*┃\s+Build\b/;
+
 /**
- * Runs a slash command as a user does: type it, wait for the completion list to offer it, press
- * enter (the first enter may only complete the word, so enter again while the prompt still holds it).
+ * Runs a slash command as a user does: type it, wait for the completion list to offer it, press enter
+ * until the prompt lets go of it (the first enter may only complete the word), see the command's `frame`
+ * come up (a dialog or viewer, maybe still loading) and wait for it to show `opened`. A loaded CI run
+ * once ended at an empty prompt with no viewer after the prompt had let go of /diff; a user would type
+ * the command again, and so does this when the frame does not come or goes away without showing `opened`.
  */
-async function slash(screen: TerminalScreen, name: string, offered: RegExp, opened: RegExp): Promise<string> {
-  await screen.type(`/${name}`);
-  await screen.waitFor(offered, SCREEN_MS, `/${name} offered`);
-  for (let attempt = 0; attempt < 4; attempt++) {
-    screen.write(KEY.enter);
-    try {
-      return await screen.waitFor(opened, attempt < 3 ? 5_000 : SCREEN_MS, `/${name} opened`);
-    } catch (error) {
-      if (attempt === 3) throw error;
+async function slash(screen: TerminalScreen, name: string, offered: RegExp, frame: RegExp, opened: RegExp): Promise<string> {
+  const seen = (predicate: (text: string) => boolean, ms: number) => screen.waitFor(predicate, ms).then(
+    () => true,
+    () => false,
+  );
+  for (let typed = 0; typed < 3; typed++) {
+    await screen.type(`/${name}`);
+    await screen.waitFor(offered, SCREEN_MS, `/${name} offered`);
+    for (let enters = 0; enters === 0 || slashInPrompt.test(screen.text()); enters++) {
+      if (enters === 4) throw new Error(`/${name} stayed in the prompt after four enters; screen:\n${screen.text()}`);
+      screen.write(KEY.enter);
+      await seen((text) => opened.test(text) || !slashInPrompt.test(text), 5_000);
     }
+    if (!(await seen((text) => opened.test(text) || frame.test(text), 15_000))) continue;
+    await seen((text) => opened.test(text) || !frame.test(text), SCREEN_MS);
+    if (opened.test(screen.text())) return screen.text();
+    if (frame.test(screen.text())) break; // came up and never showed `opened`
   }
-  throw new Error('unreachable');
+  throw new Error(`/${name} did not open; screen:\n${screen.text()}`);
 }
 
 const permissionAsked = /Permission required[\s\S]*echo more >> README\.md/;
@@ -221,7 +234,7 @@ describe('the opencode 1.18.33 TUI attached to Keel (issue 22)', () => {
     '/diff shows the working tree change',
     async () => {
       const { screen } = s;
-      const viewer = await slash(screen, 'diff', /\/diff\s+Open diff viewer/, /Diff working tree[\s\S]*README\.md[\s\S]*\+ more/);
+      const viewer = await slash(screen, 'diff', /\/diff\s+Open diff viewer/, /Diff working tree/, /Diff working tree[\s\S]*README\.md[\s\S]*\+ more/);
       expect(viewer).toMatch(/README\.md\s+\+1 -0/);
       expect(viewer).toMatch(/2\s+hello/);
       screen.write(KEY.escape);
@@ -235,7 +248,7 @@ describe('the opencode 1.18.33 TUI attached to Keel (issue 22)', () => {
     '/skills lists the project’s skill; choosing it runs it as /greet',
     async () => {
       const { screen, scripted } = s;
-      await slash(screen, 'skills', /\/skills\s+Skills/, /Search skills[\s\S]*greet\s+Say hello nicely/);
+      await slash(screen, 'skills', /\/skills\s+Skills/, /Search skills/, /Search skills[\s\S]*greet\s+Say hello nicely/);
       screen.write(KEY.enter);
       await screen.waitFor(/┃\s+\/greet/, SCREEN_MS, '/greet in the prompt');
       scripted.reply({ steps: [{ text: 'Hello there, friend!' }] });
