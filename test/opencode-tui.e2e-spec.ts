@@ -86,9 +86,9 @@ async function slash(screen: TerminalScreen, name: string, offered: RegExp, fram
     if (!(await seen((text) => opened.test(text) || frame.test(text), 15_000))) continue;
     await seen((text) => opened.test(text) || !frame.test(text), SCREEN_MS);
     if (opened.test(screen.text())) return screen.text();
-    if (frame.test(screen.text())) break; // came up and never showed `opened`
+    if (frame.test(screen.text()) || screen.exited) break; // came up and never showed `opened`, or the TUI is gone
   }
-  throw new Error(`/${name} did not open; screen:\n${screen.text()}`);
+  throw new Error(`/${name} did not open${screen.exited ? ' (the TUI exited)' : ''}; screen:\n${screen.text()}`);
 }
 
 const permissionAsked = /Permission required[\s\S]*echo more >> README\.md/;
