@@ -24,6 +24,10 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   // @opencode-ai/sdk only declares an `import` export condition, which Jest's CJS resolver skips.
-  moduleNameMapper: { '^@opencode-ai/sdk/v2$': '<rootDir>/node_modules/@opencode-ai/sdk/dist/v2/index.js' },
+  moduleNameMapper: {
+    '^@opencode-ai/sdk/v2$': '<rootDir>/node_modules/@opencode-ai/sdk/dist/v2/index.js',
+    // The newest SDK beside the seed's (an npm alias: test/opencode-sdk-current.e2e-spec.ts).
+    '^@opencode-ai/sdk-1.19.6/v2/client$': '<rootDir>/node_modules/@opencode-ai/sdk-1.19.6/dist/v2/client.js',
+  },
   testEnvironment: 'node',
 };

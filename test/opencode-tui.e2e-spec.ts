@@ -83,7 +83,9 @@ async function slash(screen: TerminalScreen, name: string, offered: RegExp, fram
       screen.write(KEY.enter);
       await seen((text) => opened.test(text) || !slashInPrompt.test(text), 5_000);
     }
-    if (!(await seen((text) => opened.test(text) || frame.test(text), 15_000))) continue;
+    const came = await seen((text) => opened.test(text) || frame.test(text), 15_000);
+    if (screen.exited) break; // the TUI is gone: typing again would only write into a closed terminal
+    if (!came) continue;
     await seen((text) => opened.test(text) || !frame.test(text), SCREEN_MS);
     if (opened.test(screen.text())) return screen.text();
     if (frame.test(screen.text()) || screen.exited) break; // came up and never showed `opened`, or the TUI is gone
