@@ -45,7 +45,8 @@ describe('newer opencode clients: permission.asked and /permission/{id}/reply, s
         id: updated.properties.id,
         sessionID,
         permission: 'bash',
-        patterns: ['touch *'],
+        // As opencode 1.18.33 sends it: the command as written, and what "always" would approve.
+        patterns: ['touch approved.txt'],
         metadata: { command: 'touch approved.txt' },
         always: ['touch *'],
         tool: { messageID: updated.properties.messageID, callID: updated.properties.callID },

@@ -1,6 +1,6 @@
 import { createOpencodeClient } from '@opencode-ai/sdk-1.19.6/v2/client';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { AssistantHarness, startAssistantHarness } from './support/assistant-harness';
 
 type Client = ReturnType<typeof createOpencodeClient>;
@@ -23,7 +23,7 @@ describe('the newest @opencode-ai/sdk (1.19.6) drives Keel', () => {
   beforeAll(async () => {
     harness = await startAssistantHarness({
       prefix: 'keel-sdk-current-',
-      config: { permission: { bash: 'ask' } },
+      config: { permission: { bash: 'ask', edit: 'ask' } },
       files: { 'README.md': '# Notes\n' },
     });
     dir = harness.dir;
@@ -127,8 +127,14 @@ describe('the newest @opencode-ai/sdk (1.19.6) drives Keel', () => {
     expect(response.status).toBe(204);
 
     const asked = await streamedEvent((e) => e.type === 'permission.asked' && e.properties.sessionID === session.id, from);
-    // The command a dialog shows is the tool call's input, which `tool.callID` names (checked below).
-    expect(asked.properties).toMatchObject({ permission: 'bash', always: ['echo *'], tool: { callID: expect.any(String) } });
+    // As opencode 1.18.33 sends it: the command as written, what "always" would approve, and the tool call.
+    expect(asked.properties).toMatchObject({
+      permission: 'bash',
+      patterns: ['echo more >> README.md'],
+      always: ['echo *'],
+      metadata: { command: 'echo more >> README.md' },
+      tool: { callID: expect.any(String) },
+    });
     const { data: pending } = await client.permission.list({}, { throwOnError: true });
     expect(pending.map((p) => p.id)).toContain(asked.properties.id);
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('# Notes\n');
@@ -144,6 +150,29 @@ describe('the newest @opencode-ai/sdk (1.19.6) drives Keel', () => {
       state: { status: 'completed', input: { command: 'echo more >> README.md' } },
     });
     expect(parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)).toContain('Added.');
+  });
+
+  it('asks before a file is written, naming it from the worktree; "always" lets the next edit through', async () => {
+    const { data: session } = await client.session.create({}, { throwOnError: true });
+    const { data: project } = await client.project.current({}, { throwOnError: true });
+    const from = streamed.length;
+    harness.scripted.reply(
+      { steps: [{ tool: 'write', args: { filePath: 'notes.txt', content: 'one' } }] },
+      { steps: [{ tool: 'edit', args: { filePath: 'notes.txt', oldString: 'one', newString: 'two' } }] },
+      { steps: [{ text: 'Edited.' }] },
+    );
+    await client.session.promptAsync({ sessionID: session.id, parts: [{ type: 'text', text: 'Write notes' }] }, { throwOnError: true });
+    const asked = await streamedEvent((e) => e.type === 'permission.asked' && e.properties.sessionID === session.id, from);
+    expect(asked.properties).toMatchObject({
+      permission: 'edit',
+      patterns: [relative(project.worktree, join(dir, 'notes.txt'))],
+      always: ['*'],
+      metadata: { filepath: join(dir, 'notes.txt') },
+    });
+    await client.permission.reply({ requestID: asked.properties.id, reply: 'always' }, { throwOnError: true });
+    await idle(session.id, from);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('two');
+    expect(streamed.slice(from).filter((e) => e.type === 'permission.asked')).toHaveLength(1);
   });
 
   it('reads and finds files in the directory', async () => {

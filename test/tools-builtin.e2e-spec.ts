@@ -138,11 +138,41 @@ describe('tools: built-in implementations on real files and processes', () => {
     expect(result.output).toBe('out\nerr\nok\n');
     expect(result.metadata).toMatchObject({ exit: 0, description: 'Print things' });
     expect(updates.at(-1)).toEqual({ metadata: { output: 'out\nerr\nok\n', description: 'Print things' } });
-    expect(permits.at(-1)).toMatchObject({ type: 'bash', pattern: ['echo *', 'git *'] });
-    expect(splitCommands('npm run build 2>&1 && git push origin')).toEqual([['npm', 'run', 'build', '2>&1'], ['git', 'push', 'origin']]);
-    expect(splitCommands(`git commit -m "a; b" | tee x && ls`)).toEqual([['git', 'commit', '-m', 'a; b'], ['tee', 'x'], ['ls']]);
+    // Each sub-command as written is what the rules see and opencode 1.1+ lists (`patterns`); the approval keys are wider.
+    expect(permits.at(-1)).toMatchObject({ type: 'bash', subjects: ['echo out', 'echo err >&2', 'git --version >/dev/null', 'echo ok'], pattern: ['echo *', 'git *'] });
+    expect(splitCommands('npm run build 2>&1 && git push origin')).toEqual([
+      { words: ['npm', 'run', 'build', '2>&1'], text: 'npm run build 2>&1' },
+      { words: ['git', 'push', 'origin'], text: 'git push origin' },
+    ]);
+    expect(splitCommands(`git commit -m "a; b" | tee x || ls`)).toEqual([
+      { words: ['git', 'commit', '-m', 'a; b'], text: 'git commit -m "a; b"' },
+      { words: ['tee', 'x'], text: 'tee x' },
+      { words: ['ls'], text: 'ls' },
+    ]);
     expect(resolvePermission({ bash: { '*': 'allow', 'git push *': 'ask', 'rm *': 'deny' } }, { type: 'bash', subjects: ['git push origin'], title: '' })).toBe('ask');
     expect(resolvePermission({ bash: { '*': 'allow', 'rm *': 'deny' } }, { type: 'bash', subjects: ['ls', 'rm -rf x'], title: '' })).toBe('deny');
+  });
+
+  it('bash asks nothing of its own for cd (as the reference: where it leads is the external_directory check)', async () => {
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    const { ctx, permits } = context();
+    expect((await run('bash', { command: 'cd sub', description: 'enter' }, ctx)).metadata).toMatchObject({ exit: 0 });
+    expect(permits).toEqual([]);
+    await run('bash', { command: 'cd sub && ls "a b" | grep x; true', description: 'list' }, ctx);
+    expect(permits).toEqual([expect.objectContaining({ type: 'bash', subjects: ['ls "a b"', 'grep x', 'true'], pattern: ['ls *', 'grep *', 'true *'] })]);
+  });
+
+  it('edit, write and webfetch name what they ask about: the file from the worktree, the URL', async () => {
+    const { ctx, permits } = context();
+    await run('write', { filePath: 'asked/w.txt', content: 'w' }, ctx);
+    await run('edit', { filePath: 'asked/w.txt', oldString: 'w', newString: 'e' }, ctx);
+    expect(permits.map((p) => [p.type, p.subjects])).toEqual([
+      ['edit', ['asked/w.txt']],
+      ['edit', ['asked/w.txt']],
+    ]);
+    const refusing = context({ permit: (request) => (permits.push(request), Promise.reject(new PermissionDeniedError('rejected', true))) });
+    await expect(run('webfetch', { url: 'http://127.0.0.1:9/page', format: 'text' }, refusing.ctx)).rejects.toThrow('rejected');
+    expect(permits.at(-1)).toMatchObject({ type: 'webfetch', subjects: ['http://127.0.0.1:9/page'] });
   });
 
   it('bash caps output, enforces its timeout and kills the whole process group on abort', async () => {

@@ -37,6 +37,10 @@ export class PermissionEntity {
   @JsonColumn()
   pattern?: string | string[] | null;
 
+  /** What the call asks about, when it names more than its keys (see PermissionRequestInfo.patterns). */
+  @JsonColumn()
+  subjects?: string[] | null;
+
   @Column({ name: 'message_id', type: 'varchar', length: 64 })
   messageID: string;
 
@@ -62,7 +66,9 @@ export class PermissionEntity {
 /**
  * The same request as opencode 1.1+ (PermissionNext) names it: `permission.asked` carries it, and
  * `GET /permission` merges it into each `Permission` so both generations of clients read the list.
- * `always` = the keys an "always" answer approves, which in Keel are the request's own keys.
+ * As opencode 1.18.33 sends them: `patterns` = what the call asks about (bash: each sub-command as
+ * written, `cd` aside; an edit: its file from the worktree; webfetch: the URL), `always` = what an
+ * "always" answer approves (bash: `git status *`; `*` for a request whose type is its only key).
  */
 export interface PermissionRequestInfo {
   id: string;
@@ -104,9 +110,9 @@ export function toPermissionRequest(row: PermissionEntity): PermissionRequestInf
     id: row.id,
     sessionID: row.sessionID,
     permission: row.type,
-    patterns: keys,
+    patterns: row.subjects ?? keys,
     metadata: row.metadata ?? {},
-    always: keys,
+    always: row.pattern == null ? ['*'] : keys,
     ...(row.callID ? { tool: { messageID: row.messageID, callID: row.callID } } : {}),
   };
 }

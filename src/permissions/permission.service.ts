@@ -47,6 +47,8 @@ export interface PermissionRequest {
   messageID: string;
   type: string;
   pattern?: string | string[];
+  /** What the call asks about (opencode 1.1+'s `patterns`: bash's sub-commands as written, an edit's file). */
+  subjects?: string[];
   callID?: string;
   title: string;
   metadata?: Record<string, unknown>;
@@ -106,6 +108,7 @@ export class PermissionService implements BeforeApplicationShutdown {
       directory: options.directory ?? location.directory,
       type: request.type,
       pattern: request.pattern ?? null,
+      subjects: request.subjects ?? null,
       messageID: request.messageID,
       callID: request.callID ?? null,
       title: request.title,

@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isInside, staysInside } from '../common/paths';
 import type { ToolContext } from './tool';
 
@@ -43,4 +43,9 @@ export function permitOutside(ctx: ToolContext, dir: string, metadata: Record<st
 export function displayPath(ctx: ToolContext, absolute: string): string {
   if (!isAbsolute(absolute)) return absolute;
   return isInside(ctx.directory, absolute) ? absolute.slice(ctx.directory.length + 1) || '.' : absolute;
+}
+
+/** A file as an edit's permission request names it (the reference: relative to the worktree). */
+export function worktreePath(ctx: ToolContext, absolute: string): string {
+  return relative(ctx.worktree, absolute);
 }

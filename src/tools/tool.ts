@@ -4,7 +4,11 @@ import { zod } from '../providers/ai-sdk';
 /** What a tool call asks permission for; `subjects` are matched against the agent's rules, `pattern` is what an approval remembers. */
 export interface PermitRequest {
   type: 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'doom_loop';
-  /** Strings the agent's wildcard rules are evaluated against (bash: one per sub-command). */
+  /**
+   * What the call asks about, as the agent's wildcard rules see it and opencode 1.1+ lists it (a
+   * request's `patterns`): bash, each sub-command as written; edit, the file from the worktree;
+   * webfetch, the URL. Absent: the keys.
+   */
   subjects?: string[];
   /** Keys an "always" reply approves; absent means the type itself. */
   pattern?: string[];

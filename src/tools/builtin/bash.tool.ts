@@ -28,19 +28,26 @@ export function shellCommandProblem(command: string): string | undefined {
 /** Commands whose path arguments are checked against the directory tree. */
 const PATH_COMMANDS = new Set(['cd', 'rm', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'cat', 'ln', 'rmdir']);
 
+/** A sub-command of a shell line: its words (quotes removed) and its text as written. */
+export interface ShellCommand {
+  words: string[];
+  text: string;
+}
+
 /** Sub-commands of a shell line (split on `;`, `&&`, `||`, `|`, newlines), quotes respected. */
-export function splitCommands(command: string): string[][] {
-  const commands: string[][] = [];
+export function splitCommands(command: string): ShellCommand[] {
+  const commands: ShellCommand[] = [];
   let words: string[] = [];
   let word = '';
   let quote: string | null = null;
+  let start = 0;
   const endWord = () => {
     if (word) words.push(word);
     word = '';
   };
-  const endCommand = () => {
+  const endCommand = (end: number) => {
     endWord();
-    if (words.length > 0) commands.push(words);
+    if (words.length > 0) commands.push({ words, text: command.slice(start, end).trim() });
     words = [];
   };
   for (let i = 0; i < command.length; i++) {
@@ -53,11 +60,12 @@ export function splitCommands(command: string): string[][] {
     else if (c === ' ' || c === '\t') endWord();
     else if (c === '&' && (command[i - 1] === '>' || command[i + 1] === '>')) word += c;
     else if (c === ';' || c === '\n' || c === '|' || c === '&') {
-      endCommand();
+      endCommand(i);
       if ((c === '|' || c === '&') && command[i + 1] === c) i++;
+      start = i + 1;
     } else word += c;
   }
-  endCommand();
+  endCommand(command.length);
   return commands;
 }
 
@@ -73,7 +81,7 @@ function approvalPattern(words: string[]): string {
 async function authorize(command: string, cwd: string, ctx: ToolContext): Promise<void> {
   const commands = splitCommands(command);
   const outside = new Set<string>();
-  for (const words of commands) {
+  for (const { words } of commands) {
     if (!PATH_COMMANDS.has(words[0])) continue;
     for (const arg of words.slice(1)) {
       if (arg.startsWith('-')) continue;
@@ -82,10 +90,13 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
     }
   }
   for (const dir of outside) await permitOutside(ctx, dir, { command });
+  // As the reference: `cd` asks nothing of its own (where it leads is the external_directory check above).
+  const asked = commands.filter(({ words }) => words[0] !== 'cd');
+  if (asked.length === 0) return;
   await ctx.permit({
     type: 'bash',
-    subjects: commands.map((w) => w.join(' ')),
-    pattern: [...new Set(commands.map(approvalPattern))],
+    subjects: asked.map(({ text }) => text),
+    pattern: [...new Set(asked.map(({ words }) => approvalPattern(words)))],
     title: command,
     metadata: { command },
   });

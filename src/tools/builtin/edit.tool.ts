@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { confinedPath, displayPath } from '../confinement';
+import { confinedPath, displayPath, worktreePath } from '../confinement';
 import { defineTool, ToolError } from '../tool';
 
 /** Exact string replacement with the reference's error messages for absent and ambiguous matches. */
@@ -43,7 +43,7 @@ export const editTool = defineTool({
       });
       ({ content: next, replacements } = replaceText(current, args.oldString, args.newString, args.replaceAll ?? false));
     }
-    await ctx.permit({ type: 'edit', title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path } });
+    await ctx.permit({ type: 'edit', subjects: [worktreePath(ctx, path)], title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path } });
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, next);
     ctx.publish('file.edited', { file: path });

@@ -75,7 +75,7 @@ export function webfetchTool(options: { allowPrivate: boolean }) {
         throw new ToolError(`Invalid URL: ${args.url}`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolError('URL must start with http:// or https://');
-      await ctx.permit({ type: 'webfetch', title: `Fetch ${url.href}`, metadata: { url: url.href, format: args.format } });
+      await ctx.permit({ type: 'webfetch', subjects: [url.href], title: `Fetch ${url.href}`, metadata: { url: url.href, format: args.format } });
       const timeout = AbortSignal.timeout(Math.min(args.timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000);
       const signal = AbortSignal.any([timeout, ctx.abort]);
       let response: Response | undefined;

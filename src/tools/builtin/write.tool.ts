@@ -1,6 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { confinedPath, displayPath } from '../confinement';
+import { confinedPath, displayPath, worktreePath } from '../confinement';
 import { defineTool } from '../tool';
 
 export const writeTool = defineTool({
@@ -19,6 +19,7 @@ export const writeTool = defineTool({
     );
     await ctx.permit({
       type: 'edit',
+      subjects: [worktreePath(ctx, path)],
       title: `${exists ? 'Overwrite' : 'Create'} ${displayPath(ctx, path)}`,
       metadata: { filepath: path, exists },
     });

@@ -1,0 +1,14 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** What a permission request asks about (opencode 1.1+'s `patterns`), beside the keys an approval remembers. */
+export class PermissionSubjects1796348038051 implements MigrationInterface {
+  name = 'PermissionSubjects1796348038051';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "permission" ADD "subjects" text`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "permission" DROP COLUMN "subjects"`);
+  }
+}
