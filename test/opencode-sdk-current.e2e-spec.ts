@@ -167,12 +167,19 @@ describe('the newest @opencode-ai/sdk (1.19.6) drives Keel', () => {
       permission: 'edit',
       patterns: [relative(project.worktree, join(dir, 'notes.txt'))],
       always: ['*'],
-      metadata: { filepath: join(dir, 'notes.txt') },
+      // The diff the dialog shows, as the reference gives it.
+      metadata: { filepath: join(dir, 'notes.txt'), diff: expect.stringMatching(/^Index: .*notes\.txt\n[\s\S]*@@ -0,0 \+1,1 @@\n\+one\n/) },
     });
     await client.permission.reply({ requestID: asked.properties.id, reply: 'always' }, { throwOnError: true });
     await idle(session.id, from);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('two');
     expect(streamed.slice(from).filter((e) => e.type === 'permission.asked')).toHaveLength(1);
+    // The edit's part carries its diff for the client to draw.
+    const { data: messages } = await client.session.messages({ sessionID: session.id }, { throwOnError: true });
+    const edited = messages.flatMap((m) => m.parts).find((p) => p.type === 'tool' && p.tool === 'edit');
+    expect(edited).toMatchObject({
+      state: { status: 'completed', metadata: { diff: expect.stringContaining('-one'), filediff: { file: join(dir, 'notes.txt'), additions: 1, deletions: 1 } } },
+    });
   });
 
   it('reads and finds files in the directory', async () => {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { confinedPath, displayPath, worktreePath } from '../confinement';
+import { fileDiff } from '../file-diff';
 import { defineTool, ToolError } from '../tool';
 
 /** Exact string replacement with the reference's error messages for absent and ambiguous matches. */
@@ -33,20 +34,31 @@ export const editTool = defineTool({
   }),
   async execute(args, ctx) {
     const path = await confinedPath(ctx, args.filePath);
+    let current: string;
     let next: string;
     let replacements = 0;
     if (args.oldString === '') {
+      // Creates the file, or replaces what it held: the diff shows what goes.
+      current = await readFile(path, 'utf8').catch(() => '');
       next = args.newString;
     } else {
-      const current = await readFile(path, 'utf8').catch(() => {
+      current = await readFile(path, 'utf8').catch(() => {
         throw new ToolError(`File not found: ${path}`);
       });
       ({ content: next, replacements } = replaceText(current, args.oldString, args.newString, args.replaceAll ?? false));
     }
-    await ctx.permit({ type: 'edit', subjects: [worktreePath(ctx, path)], title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path } });
+    // As the reference: the diff in the permission request (the dialog shows it) and in the result (the part shows it).
+    const filediff = fileDiff(path, current, next);
+    const diff = filediff ? { diff: filediff.patch } : {};
+    await ctx.permit({ type: 'edit', subjects: [worktreePath(ctx, path)], title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path, ...diff } });
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, next);
     ctx.publish('file.edited', { file: path });
-    return { title: displayPath(ctx, path), output: replacements > 1 ? `Replaced ${replacements} occurrences.` : 'Edit applied successfully.', metadata: { filepath: path, replacements } };
+    return {
+      title: displayPath(ctx, path),
+      output: replacements > 1 ? `Replaced ${replacements} occurrences.` : 'Edit applied successfully.',
+      // `diagnostics` as the reference's (Keel runs no language servers).
+      metadata: { filepath: path, replacements, diagnostics: {}, ...diff, ...(filediff ? { filediff } : {}) },
+    };
   },
 });

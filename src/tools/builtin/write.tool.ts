@@ -1,7 +1,16 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { confinedPath, displayPath, worktreePath } from '../confinement';
+import { DIFFED_FILE_MAX_BYTES, fileDiff } from '../file-diff';
 import { defineTool } from '../tool';
+
+/** What a write replaces, for its diff: '' for a new file; undefined for one too large (or no file) to read for that. */
+async function contentBefore(path: string, found: Stats | undefined): Promise<string | undefined> {
+  if (!found) return '';
+  if (!found.isFile() || found.size > DIFFED_FILE_MAX_BYTES) return undefined;
+  return readFile(path, 'utf8').catch(() => undefined);
+}
 
 export const writeTool = defineTool({
   id: 'write',
@@ -13,19 +22,21 @@ export const writeTool = defineTool({
   }),
   async execute(args, ctx) {
     const path = await confinedPath(ctx, args.filePath);
-    const exists = await stat(path).then(
-      () => true,
-      () => false,
-    );
+    const found = await stat(path).catch(() => undefined);
+    const exists = found !== undefined;
+    // As the reference: the permission request carries the diff its dialog shows.
+    const before = await contentBefore(path, found);
+    const filediff = before === undefined ? undefined : fileDiff(path, before, args.content);
     await ctx.permit({
       type: 'edit',
       subjects: [worktreePath(ctx, path)],
       title: `${exists ? 'Overwrite' : 'Create'} ${displayPath(ctx, path)}`,
-      metadata: { filepath: path, exists },
+      metadata: { filepath: path, exists, ...(filediff ? { diff: filediff.patch } : {}) },
     });
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, args.content);
     ctx.publish('file.edited', { file: path });
-    return { title: displayPath(ctx, path), output: 'Wrote file successfully.', metadata: { filepath: path, exists } };
+    // `diagnostics` as the reference's (Keel runs no language servers).
+    return { title: displayPath(ctx, path), output: 'Wrote file successfully.', metadata: { filepath: path, exists, diagnostics: {} } };
   },
 });
