@@ -111,6 +111,9 @@ describe('the newest @opencode-ai/sdk (1.19.6) drives Keel', () => {
     const { data: messages } = await client.session.messages({ sessionID: session.id }, { throwOnError: true });
     expect(messages.map((m) => m.info.role)).toEqual(['user', 'assistant']);
     expect(messages[0].parts).toEqual([expect.objectContaining({ type: 'text', text: 'Say hello' })]);
+    // As opencode 1.18.33: the session keeps what it was last prompted with, for a client reopening it.
+    const { data: reopened } = await client.session.get({ sessionID: session.id }, { throwOnError: true });
+    expect(reopened).toMatchObject({ agent: 'build', model: { id: 'scripted-model', providerID: 'scripted', variant: 'default' } });
   });
 
   it('asks before a command runs; permission.reply lets it run and the turn goes on', async () => {

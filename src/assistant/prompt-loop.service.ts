@@ -171,7 +171,16 @@ export class PromptLoop {
     const parts = await expandUserParts(input.parts, { sessionID: session.id, messageID: info.id, directory: instance.directory, newPartID: () => this.messages.newPartID(), allowed: this.allowed });
     await this.messages.updateMessage(info, { directory: instance.directory });
     for (const part of parts) await this.messages.updatePart(part, { directory: instance.directory });
+    await this.rememberChoice(session, info);
     return { info, parts };
+  }
+
+  /** As opencode 1.18: the session keeps the agent and model it was last prompted with (`variant` "default" when none was chosen). */
+  private async rememberChoice(session: Session, user: UserMessage): Promise<void> {
+    if (!user.model.providerID) return;
+    const model = { id: user.model.modelID, providerID: user.model.providerID, variant: user.variant ?? 'default' };
+    const same = session.agent === user.agent && session.model?.id === model.id && session.model.providerID === model.providerID && session.model.variant === model.variant;
+    if (!same) await this.sessions.update(session.id, { agent: user.agent, model });
   }
 
   /** Runs the loop, or joins the one already running on this session. */

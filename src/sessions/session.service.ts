@@ -58,6 +58,9 @@ export interface SessionLocation {
 /** Fields a caller may change; `null` clears an optional field. */
 export interface SessionPatch {
   title?: string;
+  /** The agent and model the session was last prompted with (opencode 1.18 keeps them on the session). */
+  agent?: string;
+  model?: SessionModel;
   archived?: number | null;
   compacting?: number | null;
   revert?: SessionRevert | null;
@@ -210,6 +213,8 @@ export class SessionService {
   async update(id: string, patch: SessionPatch): Promise<Session> {
     const row = await this.row(id);
     if (patch.title !== undefined) row.title = patch.title;
+    if (patch.agent !== undefined) row.agent = patch.agent;
+    if (patch.model !== undefined) row.model = patch.model;
     if (patch.archived !== undefined)
       row.timeArchived = patch.archived === null ? null : epochMillis(patch.archived, ['time', 'archived']);
     if (patch.compacting !== undefined) row.timeCompacting = patch.compacting;
@@ -219,6 +224,8 @@ export class SessionService {
     row.timeUpdated = Math.max(Date.now(), row.timeUpdated);
     await this.repository.update(id, {
       title: row.title,
+      agent: row.agent,
+      model: row.model ?? null,
       timeArchived: row.timeArchived ?? null,
       timeCompacting: row.timeCompacting ?? null,
       revert: row.revert ?? null,
