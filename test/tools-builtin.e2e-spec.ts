@@ -160,6 +160,9 @@ describe('tools: built-in implementations on real files and processes', () => {
     expect(permits).toEqual([]);
     await run('bash', { command: 'cd sub && ls "a b" | grep x; true', description: 'list' }, ctx);
     expect(permits).toEqual([expect.objectContaining({ type: 'bash', subjects: ['ls "a b"', 'grep x', 'true'], pattern: ['ls *', 'grep *', 'true *'] })]);
+    // A cd whose argument runs something still asks.
+    await run('bash', { command: 'cd "$(echo sub)"', description: 'enter' }, ctx);
+    expect(permits.at(-1)).toMatchObject({ type: 'bash', subjects: ['cd "$(echo sub)"'], pattern: ['cd *'] });
   });
 
   it('edit, write and webfetch name what they ask about: the file from the worktree, the URL', async () => {

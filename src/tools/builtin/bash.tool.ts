@@ -78,6 +78,9 @@ function approvalPattern(words: string[]): string {
   return SUBCOMMAND_PROGRAMS.has(words[0]) && sub && !sub.startsWith('-') ? `${words[0]} ${sub} *` : `${words[0]} *`;
 }
 
+/** A `cd` whose arguments run nothing: no substitution or expansion (`$`, backquotes, parentheses). */
+const isPlainCd = (words: string[]) => words[0] === 'cd' && words.slice(1).every((word) => !/[$`()]/.test(word));
+
 async function authorize(command: string, cwd: string, ctx: ToolContext): Promise<void> {
   const commands = splitCommands(command);
   const outside = new Set<string>();
@@ -90,8 +93,9 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
     }
   }
   for (const dir of outside) await permitOutside(ctx, dir, { command });
-  // As the reference: `cd` asks nothing of its own (where it leads is the external_directory check above).
-  const asked = commands.filter(({ words }) => words[0] !== 'cd');
+  // As the reference: `cd` asks nothing of its own (where it leads is the external_directory check above),
+  // unless an argument expands (`cd "$(rm -rf x)"` runs what it substitutes).
+  const asked = commands.filter(({ words }) => !isPlainCd(words));
   if (asked.length === 0) return;
   await ctx.permit({
     type: 'bash',
