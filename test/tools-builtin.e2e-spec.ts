@@ -138,8 +138,13 @@ describe('tools: built-in implementations on real files and processes', () => {
     expect(result.output).toBe('out\nerr\nok\n');
     expect(result.metadata).toMatchObject({ exit: 0, description: 'Print things' });
     expect(updates.at(-1)).toEqual({ metadata: { output: 'out\nerr\nok\n', description: 'Print things' } });
-    // Each sub-command as written is what the rules see and opencode 1.1+ lists (`patterns`); the approval keys are wider.
-    expect(permits.at(-1)).toMatchObject({ type: 'bash', subjects: ['echo out', 'echo err >&2', 'git --version >/dev/null', 'echo ok'], pattern: ['echo *', 'git *'] });
+    // The rules see each sub-command's words; opencode 1.1+ lists it as written (`patterns`); the approval keys are wider.
+    expect(permits.at(-1)).toMatchObject({
+      type: 'bash',
+      subjects: ['echo out', 'echo err >&2', 'git --version >/dev/null', 'echo ok'],
+      patterns: ['echo out', 'echo err >&2', 'git --version >/dev/null', 'echo ok'],
+      pattern: ['echo *', 'git *'],
+    });
     expect(splitCommands('npm run build 2>&1 && git push origin')).toEqual([
       { words: ['npm', 'run', 'build', '2>&1'], text: 'npm run build 2>&1' },
       { words: ['git', 'push', 'origin'], text: 'git push origin' },
@@ -159,10 +164,16 @@ describe('tools: built-in implementations on real files and processes', () => {
     expect((await run('bash', { command: 'cd sub', description: 'enter' }, ctx)).metadata).toMatchObject({ exit: 0 });
     expect(permits).toEqual([]);
     await run('bash', { command: 'cd sub && ls "a b" | grep x; true', description: 'list' }, ctx);
-    expect(permits).toEqual([expect.objectContaining({ type: 'bash', subjects: ['ls "a b"', 'grep x', 'true'], pattern: ['ls *', 'grep *', 'true *'] })]);
+    expect(permits).toEqual([
+      expect.objectContaining({ type: 'bash', subjects: ['ls a b', 'grep x', 'true'], patterns: ['ls "a b"', 'grep x', 'true'], pattern: ['ls *', 'grep *', 'true *'] }),
+    ]);
     // A cd whose argument runs something still asks.
     await run('bash', { command: 'cd "$(echo sub)"', description: 'enter' }, ctx);
-    expect(permits.at(-1)).toMatchObject({ type: 'bash', subjects: ['cd "$(echo sub)"'], pattern: ['cd *'] });
+    expect(permits.at(-1)).toMatchObject({ type: 'bash', patterns: ['cd "$(echo sub)"'], pattern: ['cd *'] });
+    // Quotes and spacing do not get a command past a rule written for its words.
+    const rules = { bash: { '*': 'allow' as const, 'git push *': 'deny' as const } };
+    const guarded = context({ permit: (request) => (resolvePermission(rules, request) === 'deny' ? Promise.reject(new PermissionDeniedError('denied', false)) : Promise.resolve()) });
+    await expect(run('bash', { command: 'git  "push" origin', description: 'push' }, guarded.ctx)).rejects.toThrow('denied');
   });
 
   it('edit, write and webfetch name what they ask about: the file from the worktree, the URL', async () => {

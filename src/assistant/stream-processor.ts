@@ -439,7 +439,7 @@ class StepRun {
         messageID: this.assistant.id,
         type: request.type,
         ...(request.pattern ? { pattern: request.pattern.length === 1 ? request.pattern[0] : request.pattern } : {}),
-        ...(request.subjects ? { subjects: request.subjects } : {}),
+        ...(request.patterns ?? request.subjects ? { patterns: request.patterns ?? request.subjects } : {}),
         callID,
         title: request.title,
         metadata: request.metadata ?? {},

@@ -39,7 +39,7 @@ export class PermissionEntity {
 
   /** What the call asks about, when it names more than its keys (see PermissionRequestInfo.patterns). */
   @JsonColumn()
-  subjects?: string[] | null;
+  patterns?: string[] | null;
 
   @Column({ name: 'message_id', type: 'varchar', length: 64 })
   messageID: string;
@@ -110,7 +110,7 @@ export function toPermissionRequest(row: PermissionEntity): PermissionRequestInf
     id: row.id,
     sessionID: row.sessionID,
     permission: row.type,
-    patterns: row.subjects ?? keys,
+    patterns: row.patterns ?? keys,
     metadata: row.metadata ?? {},
     always: row.pattern == null ? ['*'] : keys,
     ...(row.callID ? { tool: { messageID: row.messageID, callID: row.callID } } : {}),

@@ -48,7 +48,7 @@ export interface PermissionRequest {
   type: string;
   pattern?: string | string[];
   /** What the call asks about (opencode 1.1+'s `patterns`: bash's sub-commands as written, an edit's file). */
-  subjects?: string[];
+  patterns?: string[];
   callID?: string;
   title: string;
   metadata?: Record<string, unknown>;
@@ -108,7 +108,7 @@ export class PermissionService implements BeforeApplicationShutdown {
       directory: options.directory ?? location.directory,
       type: request.type,
       pattern: request.pattern ?? null,
-      subjects: request.subjects ?? null,
+      patterns: request.patterns ?? null,
       messageID: request.messageID,
       callID: request.callID ?? null,
       title: request.title,

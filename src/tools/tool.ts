@@ -5,11 +5,14 @@ import { zod } from '../providers/ai-sdk';
 export interface PermitRequest {
   type: 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'doom_loop';
   /**
-   * What the call asks about, as the agent's wildcard rules see it and opencode 1.1+ lists it (a
-   * request's `patterns`): bash, each sub-command as written; edit, the file from the worktree;
-   * webfetch, the URL. Absent: the keys.
+   * What the agent's wildcard rules are evaluated against (bash: each sub-command's words, quotes
+   * removed and single-spaced, so `git "push"` meets a `git push *` rule), and what the request
+   * lists as its `patterns` unless `patterns` says otherwise: an edit's file from the worktree,
+   * webfetch's URL. Absent: the keys.
    */
   subjects?: string[];
+  /** What opencode 1.1+ lists as the request's `patterns` when not the subjects (bash: each sub-command as written). */
+  patterns?: string[];
   /** Keys an "always" reply approves; absent means the type itself. */
   pattern?: string[];
   title: string;

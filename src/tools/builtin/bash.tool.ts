@@ -99,7 +99,8 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
   if (asked.length === 0) return;
   await ctx.permit({
     type: 'bash',
-    subjects: asked.map(({ text }) => text),
+    subjects: asked.map(({ words }) => words.join(' ')),
+    patterns: asked.map(({ text }) => text),
     pattern: [...new Set(asked.map(({ words }) => approvalPattern(words)))],
     title: command,
     metadata: { command },
