@@ -7,7 +7,6 @@ import { ToolRegistry } from '../src/tools/tool-registry.service';
 import type { PermitRequest, ToolContext } from '../src/tools/tool';
 import { PermissionDeniedError } from '../src/tools/tool';
 import { resolvePermission } from '../src/tools/permission-policy';
-import { splitCommands } from '../src/tools/builtin/bash.tool';
 import { startKeel, tempDir, TestKeel } from './support/keel';
 
 /** Alive and not a zombie (a container's PID 1 may never reap orphans). */
@@ -145,15 +144,6 @@ describe('tools: built-in implementations on real files and processes', () => {
       patterns: ['echo out', 'echo err >&2', 'git --version >/dev/null', 'echo ok'],
       pattern: ['echo *', 'git *'],
     });
-    expect(splitCommands('npm run build 2>&1 && git push origin')).toEqual([
-      { words: ['npm', 'run', 'build', '2>&1'], text: 'npm run build 2>&1' },
-      { words: ['git', 'push', 'origin'], text: 'git push origin' },
-    ]);
-    expect(splitCommands(`git commit -m "a; b" | tee x || ls`)).toEqual([
-      { words: ['git', 'commit', '-m', 'a; b'], text: 'git commit -m "a; b"' },
-      { words: ['tee', 'x'], text: 'tee x' },
-      { words: ['ls'], text: 'ls' },
-    ]);
     expect(resolvePermission({ bash: { '*': 'allow', 'git push *': 'ask', 'rm *': 'deny' } }, { type: 'bash', subjects: ['git push origin'], title: '' })).toBe('ask');
     expect(resolvePermission({ bash: { '*': 'allow', 'rm *': 'deny' } }, { type: 'bash', subjects: ['ls', 'rm -rf x'], title: '' })).toBe('deny');
   });
@@ -167,13 +157,16 @@ describe('tools: built-in implementations on real files and processes', () => {
     expect(permits).toEqual([
       expect.objectContaining({ type: 'bash', subjects: ['ls a b', 'grep x', 'true'], patterns: ['ls "a b"', 'grep x', 'true'], pattern: ['ls *', 'grep *', 'true *'] }),
     ]);
-    // A cd whose argument runs something still asks.
+    // What a cd's argument runs asks, as a command of its own.
     await run('bash', { command: 'cd "$(echo sub)"', description: 'enter' }, ctx);
-    expect(permits.at(-1)).toMatchObject({ type: 'bash', patterns: ['cd "$(echo sub)"'], pattern: ['cd *'] });
+    expect(permits.at(-1)).toMatchObject({ type: 'bash', patterns: ['echo sub'], pattern: ['echo *'] });
     // Quotes and spacing do not get a command past a rule written for its words.
     const rules = { bash: { '*': 'allow' as const, 'git push *': 'deny' as const } };
     const guarded = context({ permit: (request) => (resolvePermission(rules, request) === 'deny' ? Promise.reject(new PermissionDeniedError('denied', false)) : Promise.resolve()) });
     await expect(run('bash', { command: 'git  "push" origin', description: 'push' }, guarded.ctx)).rejects.toThrow('denied');
+    // Nor does running it inside another command, a subshell or a compound command.
+    for (const command of ['echo $(git push origin)', 'echo `git push`', '(git push)', 'if true; then git push; fi', 'GIT_TRACE=1 git push'])
+      await expect(run('bash', { command, description: 'push' }, guarded.ctx)).rejects.toThrow('denied');
   });
 
   it('edit, write and webfetch name what they ask about: the file from the worktree, the URL', async () => {

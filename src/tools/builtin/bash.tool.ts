@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { NUL_MESSAGE } from '../../common/text-input.guard';
 import { insideSessionDirectory, permitOutside } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
+import { splitCommands } from './shell-commands';
 
 const BASH_DEFAULT_TIMEOUT_MS = 2 * 60 * 1000;
 const BASH_MAX_TIMEOUT_MS = 10 * 60 * 1000;
@@ -28,47 +29,6 @@ export function shellCommandProblem(command: string): string | undefined {
 /** Commands whose path arguments are checked against the directory tree. */
 const PATH_COMMANDS = new Set(['cd', 'rm', 'cp', 'mv', 'mkdir', 'touch', 'chmod', 'chown', 'cat', 'ln', 'rmdir']);
 
-/** A sub-command of a shell line: its words (quotes removed) and its text as written. */
-export interface ShellCommand {
-  words: string[];
-  text: string;
-}
-
-/** Sub-commands of a shell line (split on `;`, `&&`, `||`, `|`, newlines), quotes respected. */
-export function splitCommands(command: string): ShellCommand[] {
-  const commands: ShellCommand[] = [];
-  let words: string[] = [];
-  let word = '';
-  let quote: string | null = null;
-  let start = 0;
-  const endWord = () => {
-    if (word) words.push(word);
-    word = '';
-  };
-  const endCommand = (end: number) => {
-    endWord();
-    if (words.length > 0) commands.push({ words, text: command.slice(start, end).trim() });
-    words = [];
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      else word += c;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '\\' && i + 1 < command.length) word += command[++i];
-    else if (c === ' ' || c === '\t') endWord();
-    else if (c === '&' && (command[i - 1] === '>' || command[i + 1] === '>')) word += c;
-    else if (c === ';' || c === '\n' || c === '|' || c === '&') {
-      endCommand(i);
-      if ((c === '|' || c === '&') && command[i + 1] === c) i++;
-      start = i + 1;
-    } else word += c;
-  }
-  endCommand(command.length);
-  return commands;
-}
-
 /** Programs whose second word is a sub-command worth approving on its own (`git push`, `npm run`). */
 const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'deno', 'cargo', 'go', 'docker', 'kubectl', 'pip', 'make', 'gh', 'dotnet', 'mvn', 'gradle']);
 
@@ -77,9 +37,6 @@ function approvalPattern(words: string[]): string {
   const sub = words[1];
   return SUBCOMMAND_PROGRAMS.has(words[0]) && sub && !sub.startsWith('-') ? `${words[0]} ${sub} *` : `${words[0]} *`;
 }
-
-/** A `cd` whose arguments run nothing: no substitution or expansion (`$`, backquotes, parentheses). */
-const isPlainCd = (words: string[]) => words[0] === 'cd' && words.slice(1).every((word) => !/[$`()]/.test(word));
 
 async function authorize(command: string, cwd: string, ctx: ToolContext): Promise<void> {
   const commands = splitCommands(command);
@@ -93,9 +50,9 @@ async function authorize(command: string, cwd: string, ctx: ToolContext): Promis
     }
   }
   for (const dir of outside) await permitOutside(ctx, dir, { command });
-  // As the reference: `cd` asks nothing of its own (where it leads is the external_directory check above),
-  // unless an argument expands (`cd "$(rm -rf x)"` runs what it substitutes).
-  const asked = commands.filter(({ words }) => !isPlainCd(words));
+  // As the reference: `cd` asks nothing of its own (where it leads is the external_directory check above;
+  // what its argument substitutes, `cd "$(rm -rf x)"`, is a command of the line and asks).
+  const asked = commands.filter(({ words }) => words[0] !== 'cd');
   if (asked.length === 0) return;
   await ctx.permit({
     type: 'bash',
