@@ -54,6 +54,12 @@ describe('splitCommands', () => {
     expect(wordsOf('case $x in a) rm a;; b) exec rm b;; esac')).toEqual([['rm', 'a'], ['b'], ['rm', 'b']]);
   });
 
+  it('refuses substitutions nested past 32 levels instead of holding the event loop', () => {
+    expect(wordsOf(`echo ${'$('.repeat(32)}x${')'.repeat(32)}`)).toHaveLength(33);
+    expect(() => splitCommands(`echo ${'$('.repeat(20_000)}x${')'.repeat(20_000)}`)).toThrow('nests substitutions more than 32 deep');
+    expect(() => splitCommands(`echo ${'$(a '.repeat(30_000)}`)).toThrow('nests substitutions more than 32 deep');
+  });
+
   it('keeps an unclosed quote or substitution to the end of the line', () => {
     expect(wordsOf('echo "open; rm x')).toEqual([['echo', 'open; rm x']]);
     expect(wordsOf('echo $(rm x')).toEqual([['echo', '$(rm x'], ['rm', 'x']]);
