@@ -433,13 +433,14 @@ class StepRun {
     const action = resolvePermission(rules, request);
     if (action === 'allow') return;
     if (action === 'deny') throw new PermissionDeniedError(deniedMessage(request, rules), false);
+    const patterns = request.patterns ?? request.subjects;
     const response = await this.deps.permissions.ask(
       {
         sessionID: this.assistant.sessionID,
         messageID: this.assistant.id,
         type: request.type,
         ...(request.pattern ? { pattern: request.pattern.length === 1 ? request.pattern[0] : request.pattern } : {}),
-        ...(request.patterns ?? request.subjects ? { patterns: request.patterns ?? request.subjects } : {}),
+        ...(patterns ? { patterns } : {}),
         callID,
         title: request.title,
         metadata: request.metadata ?? {},

@@ -1,4 +1,6 @@
 import { formatPatch, structuredPatch } from 'diff';
+import type { Stats } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 /**
  * Longest an edit's diff may take. Diffing is quadratic at worst and runs on the event loop: a huge or
@@ -6,11 +8,21 @@ import { formatPatch, structuredPatch } from 'diff';
  */
 const DIFF_TIMEOUT_MS = 250;
 
-/** Largest file the write tool reads to show what an overwrite changes. */
-export const DIFFED_FILE_MAX_BYTES = 1024 * 1024;
+/** Largest file read only to show what replacing it changes. */
+const DIFFED_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * What a file that is about to be replaced holds, for the diff (`found`: its stat): '' for a new file;
+ * undefined for one too large, or no regular file, to read for that.
+ */
+export async function contentToDiff(path: string, found: Stats | undefined): Promise<string | undefined> {
+  if (!found) return '';
+  if (!found.isFile() || found.size > DIFFED_FILE_MAX_BYTES) return undefined;
+  return readFile(path, 'utf8').catch(() => undefined);
+}
 
 /** The reference's `filediff` of an edit's result; `patch` is also the `diff` its permission request and result show. */
-export interface FileDiff {
+export interface EditDiff {
   file: string;
   patch: string;
   additions: number;
@@ -22,7 +34,7 @@ export interface FileDiff {
  * the absolute path on both sides, the indentation all its lines share removed), or undefined when it
  * takes longer than DIFF_TIMEOUT_MS.
  */
-export function fileDiff(file: string, before: string, after: string): FileDiff | undefined {
+export function fileDiff(file: string, before: string, after: string): EditDiff | undefined {
   const patch = structuredPatch(file, file, before, after, undefined, undefined, { timeout: DIFF_TIMEOUT_MS });
   if (!patch) return undefined;
   const lines = patch.hunks.flatMap((hunk) => hunk.lines);

@@ -1,7 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { confinedPath, displayPath, worktreePath } from '../confinement';
-import { fileDiff } from '../file-diff';
+import { contentToDiff, fileDiff } from '../file-diff';
 import { defineTool, ToolError } from '../tool';
 
 /** Exact string replacement with the reference's error messages for absent and ambiguous matches. */
@@ -34,12 +34,12 @@ export const editTool = defineTool({
   }),
   async execute(args, ctx) {
     const path = await confinedPath(ctx, args.filePath);
-    let current: string;
+    let current: string | undefined;
     let next: string;
     let replacements = 0;
     if (args.oldString === '') {
       // Creates the file, or replaces what it held: the diff shows what goes.
-      current = await readFile(path, 'utf8').catch(() => '');
+      current = await contentToDiff(path, await stat(path).catch(() => undefined));
       next = args.newString;
     } else {
       current = await readFile(path, 'utf8').catch(() => {
@@ -48,7 +48,7 @@ export const editTool = defineTool({
       ({ content: next, replacements } = replaceText(current, args.oldString, args.newString, args.replaceAll ?? false));
     }
     // As the reference: the diff in the permission request (the dialog shows it) and in the result (the part shows it).
-    const filediff = fileDiff(path, current, next);
+    const filediff = current === undefined ? undefined : fileDiff(path, current, next);
     const diff = filediff ? { diff: filediff.patch } : {};
     await ctx.permit({ type: 'edit', subjects: [worktreePath(ctx, path)], title: `Edit ${displayPath(ctx, path)}`, metadata: { filepath: path, ...diff } });
     await mkdir(dirname(path), { recursive: true });

@@ -1,16 +1,8 @@
-import type { Stats } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { confinedPath, displayPath, worktreePath } from '../confinement';
-import { DIFFED_FILE_MAX_BYTES, fileDiff } from '../file-diff';
+import { contentToDiff, fileDiff } from '../file-diff';
 import { defineTool } from '../tool';
-
-/** What a write replaces, for its diff: '' for a new file; undefined for one too large (or no file) to read for that. */
-async function contentBefore(path: string, found: Stats | undefined): Promise<string | undefined> {
-  if (!found) return '';
-  if (!found.isFile() || found.size > DIFFED_FILE_MAX_BYTES) return undefined;
-  return readFile(path, 'utf8').catch(() => undefined);
-}
 
 export const writeTool = defineTool({
   id: 'write',
@@ -25,7 +17,7 @@ export const writeTool = defineTool({
     const found = await stat(path).catch(() => undefined);
     const exists = found !== undefined;
     // As the reference: the permission request carries the diff its dialog shows.
-    const before = await contentBefore(path, found);
+    const before = await contentToDiff(path, found);
     const filediff = before === undefined ? undefined : fileDiff(path, before, args.content);
     await ctx.permit({
       type: 'edit',
