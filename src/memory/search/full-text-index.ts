@@ -49,13 +49,14 @@ interface Lookup {
 /** What differs between the SQLite and PostgreSQL full-text indexes; the ranking strategy around it is shared. */
 interface FullTextDialect {
   indexChunks(q: Query, documentId: string): Promise<unknown>;
-  /** The document's container tags changed without new content. */
-  retagChunks(q: Query, documentId: string): Promise<unknown>;
-  /** Runs before the chunk rows are deleted. */
-  unindexChunks(q: Query, documentId: string): Promise<unknown>;
+  /** The document's container tags changed without new content (absent: the index does not hold them). */
+  retagChunks?(q: Query, documentId: string): Promise<unknown>;
+  /** Runs before the chunk rows are deleted (absent: their index rows go by ON DELETE CASCADE). */
+  unindexChunks?(q: Query, documentId: string): Promise<unknown>;
   indexMemories(q: Query, memoryIds: string[]): Promise<unknown>;
   unindexMemories(q: Query, memoryIds: string[]): Promise<unknown>;
-  unindexMemoriesOf(q: Query, documentId: string): Promise<unknown>;
+  /** Runs before a document's memory rows are deleted (absent: as unindexChunks). */
+  unindexMemoriesOf?(q: Query, documentId: string): Promise<unknown>;
   /** Chunk ids, best first (rank: higher is better), in documents carrying one of the tags. */
   chunks(query: Query, lookup: Lookup, documentId?: string): Promise<IndexHit[]>;
   /** Memory ids, best first, in the tags' containers. The caller still checks each memory is live. */
@@ -91,7 +92,8 @@ const SQLITE_ORG_TOKEN = (column: string) => `' keelorg' || lower(hex(${column})
 
 /**
  * SQLite FTS5 contentless tables keyed by row id. A term's newest `candidates` matches within the
- * organization come straight from the posting lists (rowid order), and BM25 ranks only those.
+ * organization come straight from the posting lists (rowid order), and BM25 ranks only those. Tags are
+ * filtered by joining the document, which always has the current ones (no retagChunks).
  */
 class SqliteFullText implements FullTextDialect {
   private static readonly INDEX_CHUNKS = `INSERT INTO memory_chunk_fts (rowid, content) SELECT c.id, c.content || ${SQLITE_ORG_TOKEN('d.org_id')} FROM memory_chunk c JOIN memory_document d ON d.id = c.document_id`;
@@ -99,11 +101,6 @@ class SqliteFullText implements FullTextDialect {
 
   indexChunks(q: Query, documentId: string) {
     return this.unindexChunks(q, documentId).then(() => q(`${SqliteFullText.INDEX_CHUNKS} WHERE c.document_id = ?`, [documentId]));
-  }
-
-  retagChunks(): Promise<unknown> {
-    // Tags are filtered by joining the document, which always has the current ones.
-    return Promise.resolve();
   }
 
   unindexChunks(q: Query, documentId: string) {
@@ -194,7 +191,8 @@ const orgQuery = (org: string) => `'${(ORG_LEXEME + org).replace(/\\/g, '\\\\').
  * every search while ingestion writes). Each row's tsvector also holds one lexeme per container tag,
  * so the index intersects a query's words with its tags and a small container is never crowded out
  * by a large one. Each term brings at most `candidates` matches (in index order) and ts_rank ranks
- * only those (it reads each row's tsvector).
+ * only those (it reads each row's tsvector). Its search rows go with their chunks and memories by
+ * ON DELETE CASCADE (no unindexChunks, unindexMemoriesOf).
  */
 class PostgresFullText implements FullTextDialect {
   private static indexChunksWhere(where: string): string {
@@ -217,11 +215,6 @@ class PostgresFullText implements FullTextDialect {
     return this.indexChunks(q, documentId);
   }
 
-  unindexChunks(): Promise<unknown> {
-    // memory_chunk_search rows go by ON DELETE CASCADE.
-    return Promise.resolve();
-  }
-
   indexMemories(q: Query, memoryIds: string[]) {
     return q(PostgresFullText.indexMemoriesWhere(`WHERE id IN (${placeholders(memoryIds)})`), memoryIds);
   }
@@ -238,11 +231,6 @@ class PostgresFullText implements FullTextDialect {
 
   unindexMemories(q: Query, memoryIds: string[]) {
     return q(`DELETE FROM memory_entry_search WHERE memory_id IN (${placeholders(memoryIds)})`, memoryIds);
-  }
-
-  unindexMemoriesOf(): Promise<unknown> {
-    // memory_entry_search rows go by ON DELETE CASCADE.
-    return Promise.resolve();
   }
 
   /**
@@ -329,12 +317,12 @@ export class FullTextIndex {
   /** The document's container tags changed (content did not): its index rows follow. */
   async retagDocument(q: Query, documentId: string): Promise<void> {
     // Vectors stay as they are: the vector index reads a document's tags from the database when it searches.
-    await this.dialect.retagChunks(q, documentId);
+    await this.dialect.retagChunks?.(q, documentId);
   }
 
   /** Delete a document's chunks and their index rows. */
   async deleteChunks(q: Query, documentId: string): Promise<void> {
-    await this.dialect.unindexChunks(q, documentId);
+    await this.dialect.unindexChunks?.(q, documentId);
     await this.vectors.removeDocument(q, documentId);
     await q('DELETE FROM memory_chunk WHERE document_id = ?', [documentId]);
   }
@@ -349,7 +337,7 @@ export class FullTextIndex {
   }
 
   async deleteMemoriesOf(q: Query, documentId: string): Promise<void> {
-    await this.dialect.unindexMemoriesOf(q, documentId);
+    await this.dialect.unindexMemoriesOf?.(q, documentId);
     await q('DELETE FROM memory_entry WHERE document_id = ?', [documentId]);
   }
 
