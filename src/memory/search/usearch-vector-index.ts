@@ -175,11 +175,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   ready(): Promise<void> {
     this.loading ??= this.load().catch((error: Error) => this.logger.error(`Vector index load failed: ${error.message}`, error.stack));
     // A saved index is worth waiting for (it loads in about a second per 100 MB, at full recall); the rest is raced with LOAD_WAIT_MS.
-    const opened = this.opening?.then(
-      () => undefined,
-      () => undefined,
-    );
-    return (opened ?? Promise.resolve()).then(() => {
+    return (this.opening?.catch(() => undefined) ?? Promise.resolve()).then(() => {
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)));
       return Promise.race([this.loading!, waited]).finally(() => clearTimeout(timer));
@@ -303,17 +299,17 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     }
     while (i < keys.length) drop(keys[i++]);
     for (let start = 0; start < missing.length; start += LOAD_PAGE) {
-      const ids = missing.slice(start, start + LOAD_PAGE);
-      const rows = await this.store.query<DocumentVector>(
-        `SELECT id, document_id, embedding FROM memory_chunk WHERE id IN (${ids.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`,
-        ids,
-      );
-      await this.addAll(this.graph, rows);
+      await this.addAll(this.graph, await this.storedVectors('id', missing.slice(start, start + LOAD_PAGE)));
     }
     this.stats.added = missing.length;
     this.stats.removed = removed;
     this.changes = missing.length + removed;
     this.maybeCompact();
+  }
+
+  /** The stored vectors of these chunks (`id`) or documents (`document_id`), by chunk id. */
+  private storedVectors(column: 'id' | 'document_id', values: (number | string)[]): Promise<DocumentVector[]> {
+    return this.store.query<DocumentVector>(`SELECT id, document_id, embedding FROM memory_chunk WHERE ${column} IN (${values.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`, values);
   }
 
   /** Builds the index from every stored vector, newest first: while a large index builds, searches already reach the recent documents. */
@@ -443,27 +439,22 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   }
 
   async indexDocument(q: Query, documentId: string): Promise<void> {
-    if (!this.enabled) return;
-    const rows = await readDocumentVectors(q, documentId);
-    this.store.afterCommit(q, () => {
-      this.replace(documentId, rows);
-      this.tellOthers(documentId);
-    });
+    if (this.enabled) this.replaceOnCommit(q, documentId, await readDocumentVectors(q, documentId));
   }
 
   removeDocument(q: Query, documentId: string): Promise<void> {
-    if (this.enabled)
-      this.store.afterCommit(q, () => {
-        this.replace(documentId, []);
-        this.tellOthers(documentId);
-      });
+    if (this.enabled) this.replaceOnCommit(q, documentId, []);
     return Promise.resolve();
   }
 
-  private tellOthers(documentId: string): void {
-    // The start-up load may still bring this document's older rows: it reads the document again at its end.
-    this.changedWhileLoading?.add(documentId);
-    this.bus.signal<VectorsChanged>(VECTORS_CHANGED, { origin: this.origin, documentIds: [documentId] });
+  /** Once `q` commits: the document's vectors here, and the other replicas told. */
+  private replaceOnCommit(q: Query, documentId: string, rows: StoredVector[]): void {
+    this.store.afterCommit(q, () => {
+      this.replace(documentId, rows);
+      // The start-up load may still bring this document's older rows: it reads the document again at its end.
+      this.changedWhileLoading?.add(documentId);
+      this.bus.signal<VectorsChanged>(VECTORS_CHANGED, { origin: this.origin, documentIds: [documentId] });
+    });
   }
 
   /** Another replica committed new vectors for these documents: read them as committed. */
@@ -475,10 +466,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     if (!documentIds.length) return;
     this.refreshing = this.refreshing.then(async () => {
       try {
-        const rows = await this.store.query<StoredVector & { document_id: string }>(
-          `SELECT id, document_id, embedding FROM memory_chunk WHERE document_id IN (${documentIds.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`,
-          documentIds,
-        );
+        const rows = await this.storedVectors('document_id', documentIds);
         for (const id of documentIds) this.replace(id, rows.filter((r) => r.document_id === id));
       } catch (error) {
         this.logger.error(`Vector refresh failed: ${(error as Error).message}`);
