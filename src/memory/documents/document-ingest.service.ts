@@ -7,7 +7,7 @@ import { isUrl } from '../pipeline/extraction';
 import { StatusPublisher } from '../pipeline/status-publisher';
 import { FullTextIndex } from '../search/full-text-index';
 import { KeyedMutex } from '../../common/keyed-mutex';
-import { IngestionStore } from '../store';
+import { IngestionStore, Query } from '../store';
 import { containerTagsOf } from '../validation';
 import { isUniqueViolation } from '../../database/unique-violation';
 import { DocumentFile, DocumentRepository } from './document.repository';
@@ -48,10 +48,13 @@ interface IngestInput {
   file?: DocumentFile;
 }
 
-/** The shared fields of a checked document write, as IngestInput holds them. */
+/** The fields that were sent: those whose value is not undefined. */
+const sent = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+
+/** The shared fields of a checked document write, as IngestInput holds them (those not sent left out). */
 function ingestFields(body: DocumentFieldValues): Partial<IngestInput> {
   const { customId, metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate } = body;
-  return { customId, containerTags: containerTagsOf(body), metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate };
+  return sent({ customId, containerTags: containerTagsOf(body), metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate });
 }
 
 /** Writes of documents (their requests checked at the boundary): adds, customId/conversation upserts, updates and deletes. The pipeline lives in PipelineWorker. */
@@ -90,22 +93,9 @@ export class DocumentIngestService {
     const defaults = ingestFields(body);
     const items = body.documents.map((item) => {
       if (!item.document) return { issues: item.issues };
-      const doc = item.document;
-      const own = ingestFields(doc);
-      const input: IngestInput = {
-        customId: own.customId,
-        containerTags: own.containerTags ?? defaults.containerTags,
-        metadata: own.metadata ?? defaults.metadata,
-        entityContext: own.entityContext ?? defaults.entityContext,
-        taskType: own.taskType ?? defaults.taskType,
-        dreaming: own.dreaming ?? defaults.dreaming,
-        filterByMetadata: own.filterByMetadata ?? defaults.filterByMetadata,
-        filepath: own.filepath ?? defaults.filepath,
-        title: own.title,
-        documentDate: own.documentDate ?? defaults.documentDate,
-        content: doc.content,
-        source: isUrl(doc.content) ? 'url' : 'text',
-      };
+      const { content } = item.document;
+      const own = ingestFields(item.document);
+      const input: IngestInput = { ...defaults, ...own, customId: own.customId, title: own.title, content, source: isUrl(content) ? 'url' : 'text' };
       return { input };
     });
     const fresh = items.filter((it) => it.input && !it.input.customId).map((it) => it.input!);
@@ -206,13 +196,17 @@ export class DocumentIngestService {
   }
 
   private async insertOne(org: string, input: IngestInput): Promise<IngestResponse> {
-    const row = this.newRow(org, input, Date.now());
-    await this.store.transaction(async (q) => {
-      await this.repository.insert(q, [row]);
-      if (input.file) await this.repository.saveFile(q, row.id, input.file);
-    });
+    const row = await this.store.transaction((q) => this.insertNew(q, org, input));
     this.publisher.publish(row);
     return { id: row.id, status: row.status };
+  }
+
+  /** A new document (and its file) in the transaction `q`. */
+  private async insertNew(q: Query, org: string, input: IngestInput): Promise<MemoryDocument> {
+    const row = this.newRow(org, input, Date.now());
+    await this.repository.insert(q, [row]);
+    if (input.file) await this.repository.saveFile(q, row.id, input.file);
+    return row;
   }
 
   private async upsert(org: string, customId: string, input: IngestInput): Promise<IngestResponse> {
@@ -220,11 +214,8 @@ export class DocumentIngestService {
     const result = await this.store.transaction(async (q) => {
       const existing = await this.repository.lockByCustomId(q, org, customId);
       if (!existing) {
-        const row = this.newRow(org, input, Date.now());
-        await this.repository.insert(q, [row]);
-        if (input.file) await this.repository.saveFile(q, row.id, input.file);
-        published = row;
-        return { id: row.id, status: row.status };
+        published = await this.insertNew(q, org, input);
+        return { id: published.id, status: published.status };
       }
       const merged = mergeUpsert(existing, input);
       const requeue = merged.requeue ? { content: merged.content, raw: merged.raw, source: input.source, resetDreamed: merged.resetDreamed } : undefined;
@@ -240,17 +231,13 @@ export class DocumentIngestService {
 
   async update(org: string, idOrCustomId: string, body: UpdateDocumentBody): Promise<IngestResponse> {
     const content = body.content;
-    const common = ingestFields(body);
+    // In place: these fields as sent, the metadata merged into the stored one (title, dreaming and documentDate stay).
+    const { metadata, containerTags, customId, taskType, entityContext, filepath, filterByMetadata } = ingestFields(body);
     const doc = await this.reads.find(org, idOrCustomId);
     const now = Date.now();
-    const changes: Partial<MemoryDocument> = { updatedAt: now };
-    if (common.metadata) changes.metadata = { ...(doc.metadata ?? {}), ...common.metadata };
-    if (common.containerTags?.length) Object.assign(changes, { containerTag: common.containerTags[0], containerTags: common.containerTags });
-    if (common.customId !== undefined) changes.customId = common.customId;
-    if (common.taskType) changes.taskType = common.taskType;
-    if (common.entityContext !== undefined) changes.entityContext = common.entityContext;
-    if (common.filepath !== undefined) changes.filepath = common.filepath;
-    if (common.filterByMetadata) changes.filterByMetadata = common.filterByMetadata;
+    const changes: Partial<MemoryDocument> = { updatedAt: now, ...sent({ customId, taskType, entityContext, filepath, filterByMetadata }) };
+    if (metadata) changes.metadata = { ...(doc.metadata ?? {}), ...metadata };
+    if (containerTags?.length) Object.assign(changes, { containerTag: containerTags[0], containerTags });
     const reprocess = content !== undefined && content !== doc.content;
     await this.store
       .transaction(async (q) => {
@@ -264,7 +251,7 @@ export class DocumentIngestService {
         if (changes.containerTags && !reprocess) await this.index.retagDocument(q, doc.id);
       })
       .catch((error: Error) => {
-        if (isUniqueViolation(error)) throw new BadRequestError(`customId ${common.customId} is used by another document`);
+        if (isUniqueViolation(error)) throw new BadRequestError(`customId ${customId} is used by another document`);
         throw error;
       });
     if (reprocess) this.publisher.publish({ id: doc.id, orgId: org, customId: changes.customId ?? doc.customId, status: 'queued', dreamingStatus: 'dreaming' });

@@ -243,7 +243,8 @@ export class MemoriesService {
       .map(({ row }) => ({ id: row.id, memory: row.memory, isStatic: !!row.is_static }));
   }
 
-  private visible(m: MemoryEntry, now = Date.now()): boolean {
+  /** Not forgotten, and not past its forgetAfter. */
+  isVisible(m: MemoryEntry, now = Date.now()): boolean {
     return !m.isForgotten && (m.forgetAfter === null || m.forgetAfter === undefined || m.forgetAfter > now);
   }
 
@@ -255,7 +256,7 @@ export class MemoriesService {
     const { containerTag: tag, q, filters: filter, include, buckets: bucketKeys } = body;
     const started = Date.now();
     const latest = (await this.memories.latestOfTag(org, tag, 500)).filter(
-      (m) => this.visible(m) && matchesFilter(filter, m.metadata),
+      (m) => this.isVisible(m) && matchesFilter(filter, m.metadata),
     );
     // Without `include`, the two classic parts; buckets appear when asked for by either parameter.
     const parts = new Set<ProfilePart>(include ?? ['static', 'dynamic', ...(bucketKeys ? (['buckets'] as const) : [])]);
@@ -299,11 +300,7 @@ export class MemoriesService {
 
   async list(org: string, body: ListMemoriesBody): Promise<ListMemoriesResponse> {
     const tags = containerTagsOf(body)!;
-    const { filters: filter } = body;
-    const limit = body.limit ?? 10;
-    const page = body.page ?? 1;
-    const sort = body.sort ?? 'createdAt';
-    const order = body.order ?? 'desc';
+    const { filters: filter, limit = 10, page = 1, sort = 'createdAt', order = 'desc' } = body;
     const all = (await this.memories.latestInTags(org, tags, sort, order)).filter(
       (m) => matchesFilter(filter, m.metadata),
     );
@@ -376,9 +373,5 @@ export class MemoriesService {
   async nearbyVersions(m: MemoryEntry, span = 5): Promise<MemoryEntry[]> {
     const chain = await this.memories.chainAround(m.orgId, m.rootMemoryId ?? m.id, m.version, span);
     return chain.filter((v) => v.id !== m.id && Math.abs(v.version - m.version) <= span);
-  }
-
-  isVisible(m: MemoryEntry): boolean {
-    return this.visible(m);
   }
 }

@@ -92,13 +92,8 @@ export class SearchService {
   /** `POST /v3/search`: chunks grouped by document. */
   async documentsSearch(org: string, body: SearchDocumentsBody): Promise<SearchDocumentsResponse> {
     const started = Date.now();
-    const { q, docId, filters: filter } = body;
+    const { q, docId, filters: filter, chunkThreshold = 0, includeFullDocs = false, includeSummary = false, limit = 10, onlyMatchingChunks = true } = body;
     const tags = containerTagsOf(body);
-    const chunkThreshold = body.chunkThreshold ?? 0;
-    const includeFullDocs = body.includeFullDocs ?? false;
-    const includeSummary = body.includeSummary ?? false;
-    const limit = body.limit ?? 10;
-    const onlyMatching = body.onlyMatchingChunks ?? true;
     if (docId && !(await this.documents.exists(org, docId))) throw new NotFoundError('Document not found');
     const scored = (await this.scoredChunks(org, q, tags, limit * 2, filter, docId)).filter((s) => s.score >= chunkThreshold);
     const groups = new Map<string, ScoredChunk[]>();
@@ -107,7 +102,7 @@ export class SearchService {
     for (const [id, group] of [...groups].slice(0, limit)) {
       const doc = group[0].doc;
       let chunks = group.map((s) => ({ content: s.chunk.content, isRelevant: true, score: s.score, position: s.chunk.position }));
-      if (!onlyMatching) {
+      if (!onlyMatchingChunks) {
         const positions = new Set(group.flatMap((s) => [s.chunk.position - 1, s.chunk.position + 1]));
         const neighbours = await this.documents.chunksAt(id, [...positions]);
         const seen = new Set(group.map((s) => s.chunk.position));
@@ -133,12 +128,8 @@ export class SearchService {
   /** `POST /v4/search`: memories, chunks (documents) or both (hybrid). */
   async memorySearch(org: string, body: SearchMemoriesBody): Promise<SearchMemoriesResponse> {
     const started = Date.now();
-    const { q, filters: filter } = body;
+    const { q, filters: filter, searchMode: mode = 'memories', threshold = 0.6, limit = 10, include = {} } = body;
     const tags = containerTagsOf(body);
-    const mode = body.searchMode ?? 'memories';
-    const threshold = body.threshold ?? 0.6;
-    const limit = body.limit ?? 10;
-    const include = body.include ?? {};
     // Memories and chunks are independent lookups: on PostgreSQL they run on two connections at once.
     const [memories, scored] = await Promise.all([
       mode !== 'documents' ? this.memoryResults(org, q, tags, limit, threshold, filter, include) : Promise.resolve([]),
