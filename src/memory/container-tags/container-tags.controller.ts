@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryOperation } from '../memory-operation.decorator';
 import { Org } from '../organizations/org.decorator';
 import { DocumentRepository } from '../documents/document.repository';
 import { MemoryEntryRepository } from '../memories/memory-entry.repository';
@@ -28,11 +29,9 @@ export class ContainerTagsController {
   ) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'containerTags.list',
-    summary: 'The container tags of the organization\'s documents and memories, with their counts, sorted by tag (Keel addition)',
+  @MemoryOperation('containerTags.list', "The container tags of the organization's documents and memories, with their counts, sorted by tag (Keel addition)", {
+    type: ContainerTagsResponse,
   })
-  @ApiResponse({ status: 200, type: ContainerTagsResponse })
   async list(@Org() org: string): Promise<ContainerTagsResponse> {
     const [documents, memories] = await Promise.all([this.documents.countByTag(org), this.memories.countByTag(org)]);
     const tags = [...new Set([...documents.keys(), ...memories.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,5 +1,5 @@
-import { Controller, Delete, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Patch, Post } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import {
   CreateMemoriesBody,
@@ -15,6 +15,7 @@ import {
 } from './dto/memory.dto';
 import { MemoriesService } from './memories.service';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryOperation } from '../memory-operation.decorator';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
@@ -27,28 +28,19 @@ export class MemoriesController {
   constructor(private readonly memories: MemoriesService) {}
 
   @Post()
-  @HttpCode(201)
-  @ApiOperation({ operationId: 'memories.create', summary: 'Create memories directly, skipping the pipeline' })
-  @ApiBody({ type: CreateMemoriesBody })
-  @ApiResponse({ status: 201, type: CreateMemoriesResponse })
+  @MemoryOperation('memories.create', 'Create memories directly, skipping the pipeline', { body: CreateMemoriesBody, status: 201, type: CreateMemoriesResponse })
   create(@Org() org: string, @MemoryBody() body: CreateMemoriesBody): Promise<CreateMemoriesResponse> {
     return this.memories.create(org, body);
   }
 
   @Post('list')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'memories.list', summary: 'List latest memories with their history' })
-  @ApiBody({ type: ListMemoriesBody })
-  @ApiResponse({ status: 200, type: ListMemoriesResponse })
+  @MemoryOperation('memories.list', 'List latest memories with their history', { body: ListMemoriesBody, type: ListMemoriesResponse })
   list(@Org() org: string, @MemoryBody() body: ListMemoriesBody): Promise<ListMemoriesResponse> {
     return this.memories.list(org, body);
   }
 
   @Post('restore')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'memories.restore', summary: 'Restore a forgotten memory (Keel addition)' })
-  @ApiBody({ type: RestoreMemoryBody })
-  @ApiResponse({ status: 200, type: RestoreMemoryResponse })
+  @MemoryOperation('memories.restore', 'Restore a forgotten memory (Keel addition)', { body: RestoreMemoryBody, type: RestoreMemoryResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   restore(@Org() org: string, @MemoryBody() body: RestoreMemoryBody): Promise<RestoreMemoryResponse> {
@@ -56,9 +48,7 @@ export class MemoriesController {
   }
 
   @Patch()
-  @ApiOperation({ operationId: 'memories.updateMemory', summary: 'Versioned update of a memory' })
-  @ApiBody({ type: UpdateMemoryBody })
-  @ApiResponse({ status: 200, type: UpdateMemoryResponse })
+  @MemoryOperation('memories.updateMemory', 'Versioned update of a memory', { body: UpdateMemoryBody, type: UpdateMemoryResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   update(@Org() org: string, @MemoryBody() body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
@@ -66,9 +56,7 @@ export class MemoriesController {
   }
 
   @Delete()
-  @ApiOperation({ operationId: 'memories.forget', summary: 'Forget (soft-delete) a memory' })
-  @ApiBody({ type: ForgetMemoryBody })
-  @ApiResponse({ status: 200, type: ForgetMemoryResponse })
+  @MemoryOperation('memories.forget', 'Forget (soft-delete) a memory', { body: ForgetMemoryBody, type: ForgetMemoryResponse })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   forget(@Org() org: string, @MemoryBody() body: ForgetMemoryBody): Promise<ForgetMemoryResponse> {

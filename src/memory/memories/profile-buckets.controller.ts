@@ -1,9 +1,10 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Post } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { ProfileBucketsBody, ProfileBucketsResponse } from './dto/memory.dto';
 import { MemoriesService } from './memories.service';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryOperation } from '../memory-operation.decorator';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
@@ -16,10 +17,7 @@ export class ProfileBucketsController {
   constructor(private readonly memories: MemoriesService) {}
 
   @Post('buckets')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'profile.buckets', summary: 'Buckets a profile can be sorted into' })
-  @ApiBody({ type: ProfileBucketsBody })
-  @ApiResponse({ status: 200, type: ProfileBucketsResponse })
+  @MemoryOperation('profile.buckets', 'Buckets a profile can be sorted into', { body: ProfileBucketsBody, type: ProfileBucketsResponse })
   buckets(@Org() _org: string, @MemoryBody() _body: ProfileBucketsBody): ProfileBucketsResponse {
     // The body is only checked (and the organization required, as on every memory route): buckets are
     // not configurable per container tag here.

@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiBasicAuth, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from './organizations.service';
 import type { ApiKeyView as ApiKeyAnswer, OrganizationView as OrganizationAnswer } from './organizations.service';
 import { ApiKeyBody, OrganizationBody } from './dto/organization.dto';
 import { MemoryBody } from '../validation';
-
+import { MemoryOperation } from '../memory-operation.decorator';
 
 class OrganizationView {
   @ApiProperty({ example: 'org_3Fq9XkT2mNpL8vWc' }) id!: string;
@@ -51,26 +51,20 @@ export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'organizations.list', summary: 'Organizations, the default one first' })
-  @ApiResponse({ status: 200, type: [OrganizationView] })
+  @MemoryOperation('organizations.list', 'Organizations, the default one first', { type: [OrganizationView] })
   list(): Promise<OrganizationAnswer[]> {
     return this.organizations.list();
   }
 
   @Post()
-  @HttpCode(201)
-  @ApiOperation({ operationId: 'organizations.create', summary: 'Create an organization' })
-  @ApiBody({ type: OrganizationBody })
-  @ApiResponse({ status: 201, type: OrganizationView })
+  @MemoryOperation('organizations.create', 'Create an organization', { body: OrganizationBody, status: 201, type: OrganizationView })
   @ApiResponse({ status: 400, type: ValidationErrorBody, description: 'A bad field, named in error[].path' })
   create(@MemoryBody() body: OrganizationBody): Promise<OrganizationAnswer> {
     return this.organizations.create(body.name);
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'organizations.rename', summary: 'Rename an organization' })
-  @ApiBody({ type: OrganizationBody })
-  @ApiResponse({ status: 200, type: OrganizationView })
+  @MemoryOperation('organizations.rename', 'Rename an organization', { body: OrganizationBody, type: OrganizationView })
   @ApiResponse({ status: 400, type: ValidationErrorBody })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   rename(@Param('id') id: string, @MemoryBody() body: OrganizationBody): Promise<OrganizationAnswer> {
@@ -78,9 +72,7 @@ export class OrganizationsController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
-  @ApiOperation({ operationId: 'organizations.delete', summary: 'Delete an organization without data, with its keys and settings' })
-  @ApiResponse({ status: 204, description: 'Deleted' })
+  @MemoryOperation('organizations.delete', 'Delete an organization without data, with its keys and settings', { status: 204, description: 'Deleted' })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   @ApiResponse({ status: 409, type: SessionErrorBody, description: 'The default organization, or one still holding documents or memories' })
   async remove(@Param('id') id: string): Promise<void> {
@@ -88,18 +80,14 @@ export class OrganizationsController {
   }
 
   @Get(':id/keys')
-  @ApiOperation({ operationId: 'organizations.keys.list', summary: "An organization's API keys (never the keys themselves)" })
-  @ApiResponse({ status: 200, type: [ApiKeyView] })
+  @MemoryOperation('organizations.keys.list', "An organization's API keys (never the keys themselves)", { type: [ApiKeyView] })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   keys(@Param('id') id: string): Promise<ApiKeyAnswer[]> {
     return this.organizations.listKeys(id);
   }
 
   @Post(':id/keys')
-  @HttpCode(201)
-  @ApiOperation({ operationId: 'organizations.keys.create', summary: 'Create an API key; the answer holds the key, shown only this once' })
-  @ApiBody({ type: ApiKeyBody })
-  @ApiResponse({ status: 201, type: CreatedApiKey })
+  @MemoryOperation('organizations.keys.create', 'Create an API key; the answer holds the key, shown only this once', { body: ApiKeyBody, status: 201, type: CreatedApiKey })
   @ApiResponse({ status: 400, type: ValidationErrorBody })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   createKey(@Param('id') id: string, @MemoryBody() body: ApiKeyBody): Promise<ApiKeyAnswer & { key: string }> {
@@ -107,9 +95,7 @@ export class OrganizationsController {
   }
 
   @Delete(':id/keys/:keyId')
-  @HttpCode(204)
-  @ApiOperation({ operationId: 'organizations.keys.revoke', summary: 'Revoke an API key: refused at once on every replica' })
-  @ApiResponse({ status: 204, description: 'Revoked' })
+  @MemoryOperation('organizations.keys.revoke', 'Revoke an API key: refused at once on every replica', { status: 204, description: 'Revoked' })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string): Promise<void> {
     await this.organizations.revokeKey(id, keyId);

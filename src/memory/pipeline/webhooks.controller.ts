@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryOperation } from '../memory-operation.decorator';
 import { MemoryQuery } from '../validation';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { Org } from '../organizations/org.decorator';
@@ -19,8 +20,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhookDispatcher) {}
 
   @Get('deliveries')
-  @ApiOperation({ operationId: 'webhooks.deliveries', summary: 'Webhook deliveries waiting or retrying (Keel addition)' })
-  @ApiResponse({ status: 200, type: WebhookOutboxResponse })
+  @MemoryOperation('webhooks.deliveries', 'Webhook deliveries waiting or retrying (Keel addition)', { type: WebhookOutboxResponse })
   deliveries(@Org() org: string, @MemoryQuery() query: WebhookDeliveriesQuery): Promise<WebhookOutboxResponse> {
     return this.webhooks.outbox(org, query.documentId);
   }

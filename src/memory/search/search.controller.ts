@@ -1,10 +1,11 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Post } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { MemoriesService } from '../memories/memories.service';
 import { ProfileBody, ProfileResponse, SearchDocumentsBody, SearchDocumentsResponse, SearchMemoriesBody, SearchMemoriesResponse } from './dto/search.dto';
 import { SearchService } from './search.service';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryOperation } from '../memory-operation.decorator';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
@@ -20,28 +21,19 @@ export class SearchController {
   ) {}
 
   @Post('v3/search')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'search.documents', summary: 'Chunk search grouped by document' })
-  @ApiBody({ type: SearchDocumentsBody })
-  @ApiResponse({ status: 200, type: SearchDocumentsResponse })
+  @MemoryOperation('search.documents', 'Chunk search grouped by document', { body: SearchDocumentsBody, type: SearchDocumentsResponse })
   documents(@Org() org: string, @MemoryBody() body: SearchDocumentsBody): Promise<SearchDocumentsResponse> {
     return this.search.documentsSearch(org, body);
   }
 
   @Post('v4/search')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'search.memories', summary: 'Memory, hybrid or document search' })
-  @ApiBody({ type: SearchMemoriesBody })
-  @ApiResponse({ status: 200, type: SearchMemoriesResponse })
+  @MemoryOperation('search.memories', 'Memory, hybrid or document search', { body: SearchMemoriesBody, type: SearchMemoriesResponse })
   memoriesSearch(@Org() org: string, @MemoryBody() body: SearchMemoriesBody): Promise<SearchMemoriesResponse> {
     return this.search.memorySearch(org, body);
   }
 
   @Post('v4/profile')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'profile', summary: 'Static and dynamic facts of a container tag, with an optional search' })
-  @ApiBody({ type: ProfileBody })
-  @ApiResponse({ status: 200, type: ProfileResponse })
+  @MemoryOperation('profile', 'Static and dynamic facts of a container tag, with an optional search', { body: ProfileBody, type: ProfileResponse })
   profile(@Org() org: string, @MemoryBody() body: ProfileBody): Promise<ProfileResponse> {
     return this.memories.profile(org, body, (query) => this.search.memorySearch(org, query));
   }

@@ -1,10 +1,11 @@
-import { Controller, Get, HttpCode, Patch } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Patch } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { SettingsBody, SettingsUpdateResponse, UpdateSettingsBody } from './dto/settings.dto';
 import { OrganizationSettingsService } from './organization-settings.service';
 import type { SettingsView } from './organization-settings.service';
 import { MemoryApiAuth } from '../memory-auth.decorator';
+import { MemoryOperation } from '../memory-operation.decorator';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
@@ -16,17 +17,13 @@ export class SettingsController {
   constructor(private readonly settings: OrganizationSettingsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'settings.get', summary: "The organisation's settings" })
-  @ApiResponse({ status: 200, type: SettingsBody })
+  @MemoryOperation('settings.get', "The organisation's settings", { type: SettingsBody })
   get(@Org() org: string): Promise<SettingsView> {
     return this.settings.get(org);
   }
 
   @Patch()
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'settings.update', summary: "Change some of the organisation's settings" })
-  @ApiBody({ type: UpdateSettingsBody })
-  @ApiResponse({ status: 200, type: SettingsUpdateResponse })
+  @MemoryOperation('settings.update', "Change some of the organisation's settings", { body: UpdateSettingsBody, type: SettingsUpdateResponse })
   @ApiResponse({ status: 400, type: ErrorBody, description: 'Unknown or invalid field' })
   update(@Org() org: string, @MemoryBody() body: UpdateSettingsBody): Promise<{ orgId: string; orgSlug: string; updated: SettingsView }> {
     return this.settings.update(org, body);
