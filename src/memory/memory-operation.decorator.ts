@@ -13,7 +13,11 @@ interface OperationShape {
 }
 
 /** A memory-surface handler's operationId and summary, its body and its success answer, in `/doc` and in the status it answers. */
-export function MemoryOperation(operationId: string, summary: string, { body, optionalBody, status = 200, type, description }: OperationShape): MethodDecorator {
+export function MemoryOperation(
+  operationId: string,
+  summary: string,
+  { body, optionalBody, status = 200, type, description }: OperationShape,
+): MethodDecorator {
   return applyDecorators(
     HttpCode(status),
     ApiOperation({ operationId, summary }),

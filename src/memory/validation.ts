@@ -66,10 +66,6 @@ export class Checker {
     return tag;
   }
 
-  customId(value: unknown, path: (string | number)[]): string | undefined {
-    return this.string(value, path, { min: 1, max: LIMITS.customIdLength });
-  }
-
   metadata(value: unknown, path: (string | number)[], options: { arrays?: boolean } = { arrays: true }): Metadata | undefined {
     if (value === undefined || value === null) return undefined;
     if (typeof value !== 'object' || Array.isArray(value)) {
@@ -132,7 +128,7 @@ export class Checker {
  */
 
 /** A metadata filter: `{AND: [...]}` or `{OR: [...]}` of conditions or nested groups. */
-export const FILTERS_SCHEMA: ApiPropertyOptions = {
+const FILTERS_SCHEMA: ApiPropertyOptions = {
   type: 'object',
   additionalProperties: true,
   description: '{AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]}',
@@ -203,7 +199,7 @@ export function containerTagsOf(body: { containerTag?: unknown; containerTags?: 
 }
 
 export const CustomId = (api: ApiPropertyOptions = {}) =>
-  MemoryField({ maxLength: LIMITS.customIdLength, ...api }, 'customId', (check, value, at) => check.customId(value, at));
+  MemoryField({ maxLength: LIMITS.customIdLength, ...api }, 'customId', (check, value, at) => check.string(value, at, { min: 1, max: LIMITS.customIdLength }));
 
 /** Metadata: an object of strings, finite numbers, booleans and (with `arrays`, the default) arrays of strings. */
 export const MetadataField = (api: ApiPropertyOptions = {}, options: { arrays?: boolean } = { arrays: true }) =>

@@ -5,7 +5,7 @@ import { Metadata, MemoryDocument, UNFINISHED } from './memory-document.entity';
 import { MemoryChunk } from './memory-chunk.entity';
 import { FullTextIndex } from '../search/full-text-index';
 import { epochMs, jsonText } from '../../common/columns';
-import { IngestionStore, placeholders, Query } from '../store';
+import { IngestionStore, placeholders, Query, slices } from '../store';
 import type { StoredForMerge } from './document-merge';
 
 export interface DocumentFile {
@@ -156,8 +156,7 @@ export class DocumentRepository {
   async insert(q: Query, rows: MemoryDocument[]): Promise<void> {
     const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
     const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
-    for (let i = 0; i < rows.length; i += 100) {
-      const slice = rows.slice(i, i + 100);
+    for (const slice of slices(rows, 100)) {
       const values = slice.flatMap((r) => [r.id, r.orgId, r.customId, r.content, json(r.raw), r.url, r.title, r.type, r.source, r.taskType, r.dreaming, r.status, r.dreamingStatus, json(r.metadata), r.containerTag, json(r.containerTags), r.entityContext, json(r.filterByMetadata), r.filepath, r.documentDate, r.revision, r.dreamedLength, r.leaseUntil, r.createdAt, r.updatedAt]);
       await q(`INSERT INTO memory_document (${INSERT_COLUMNS.join(', ')}) VALUES ${slice.map(() => tuple).join(', ')}`, values);
     }

@@ -280,16 +280,12 @@ export class MemoriesService {
 
   /** `POST /v4/memories`: facts written directly, skipping the pipeline. */
   async create(org: string, body: CreateMemoriesBody): Promise<CreateMemoriesResponse> {
-    const tag = body.containerTag;
-    const items = body.memories.map((item) => ({
-      fact: { memory: item.content, key: factKey(item.content), isStatic: item.isStatic ?? false },
-      metadata: item.metadata,
-      forgetAfter: item.forgetAfter ? Date.parse(item.forgetAfter) : null,
-      forgetReason: item.forgetReason ?? null,
-    }));
     const stored = await this.store.transaction(async (q) => {
       const out: MemoryEntry[] = [];
-      for (const item of items) out.push(...(await this.remember(q, org, tag, [item.fact], { documentId: null, metadata: item.metadata, forgetAfter: item.forgetAfter, forgetReason: item.forgetReason })));
+      for (const { content, isStatic, metadata, forgetAfter, forgetReason } of body.memories) {
+        const fact = { memory: content, key: factKey(content), isStatic: isStatic ?? false };
+        out.push(...(await this.remember(q, org, body.containerTag, [fact], { documentId: null, metadata, forgetAfter: forgetAfter ? Date.parse(forgetAfter) : null, forgetReason: forgetReason ?? null })));
+      }
       return out;
     });
     return {

@@ -257,8 +257,7 @@ export class ExtractionSandbox implements OnApplicationShutdown {
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
       worker.kill();
-    }, IDLE_MS);
-    worker.idleTimer.unref();
+    }, IDLE_MS).unref();
     this.idle.push(worker);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UNFINISHED } from '../documents/memory-document.entity';
 import type { DocumentFile } from '../documents/document.repository';
-import { IngestionStore, Query } from '../store';
+import { IngestionStore, Query, slices } from '../store';
 import type { TextChunk } from './chunker';
 
 /** A document row a worker holds: the revision it claimed, and what the claim changed. */
@@ -218,8 +218,7 @@ export class PipelineQueueRepository {
 
   /** Stores a document's chunks, one statement per 100. */
   async insertChunks(q: Query, documentId: string, chunks: TextChunk[], now: number): Promise<void> {
-    for (let i = 0; i < chunks.length; i += 100) {
-      const slice = chunks.slice(i, i + 100);
+    for (const slice of slices(chunks, 100)) {
       await q(
         `INSERT INTO memory_chunk (document_id, position, content, start_offset, end_offset, created_at) VALUES ${slice.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
         slice.flatMap((c) => [documentId, c.position, c.content, c.start, c.end, now]),

@@ -86,12 +86,10 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
       if (e.payload.properties.status === 'queued') this.wake();
     });
     // Rows another replica let lapse, and dynamic dreams coming due, are found by polling.
-    this.pollTimer = setInterval(() => this.wake(), 1000);
-    this.pollTimer.unref();
+    this.pollTimer = setInterval(() => this.wake(), 1000).unref();
     if (this.store.dialect === 'postgres') {
       await this.beat();
-      this.beatTimer = setInterval(() => void this.beat(), BEAT_MS);
-      this.beatTimer.unref();
+      this.beatTimer = setInterval(() => void this.beat(), BEAT_MS).unref();
     }
     this.slots = Array.from({ length: this.settings.concurrency }, () => this.runSlot());
   }
@@ -221,16 +219,13 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** The name `includeItems`/`excludeItems` patterns apply to: an upload's file name or a URL's path (`/docs/a.md`); other documents have none. */
   private async itemName(doc: PipelineDocument): Promise<string | undefined> {
-    if (doc.source === 'url') {
-      try {
-        const url = new URL(doc.content ?? '');
-        return decodeURIComponent(url.pathname);
-      } catch {
-        return undefined;
-      }
+    if (doc.source === 'file') return this.queue.uploadedFileName(doc.id);
+    if (doc.source !== 'url') return undefined;
+    try {
+      return decodeURIComponent(new URL(doc.content ?? '').pathname);
+    } catch {
+      return undefined;
     }
-    if (doc.source !== 'file') return undefined;
-    return this.queue.uploadedFileName(doc.id);
   }
 
   /** The document's text: whatever needs a parser is read in the extraction sandbox, never in the server. */

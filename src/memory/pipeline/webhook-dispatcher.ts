@@ -131,13 +131,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       const open = this.settings.webhooks.filter((url) => (this.inFlight.get(url) ?? 0) < this.settings.webhookConcurrency);
       const next = await this.deliveries.nextDue(open);
       const wait = next === undefined ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(10, next - Date.now()));
-      this.timer = setTimeout(() => this.wake(), wait);
-      this.timer.unref();
+      this.timer = setTimeout(() => this.wake(), wait).unref();
     } catch (error) {
       if (!this.stopping) {
         this.logger.error({ msg: 'webhook outbox unavailable', error: (error as Error).message });
-        this.timer = setTimeout(() => this.wake(), MAX_IDLE_MS);
-        this.timer.unref();
+        this.timer = setTimeout(() => this.wake(), MAX_IDLE_MS).unref();
       }
     } finally {
       this.pumping = false;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IngestionStore, Query } from '../store';
+import { IngestionStore, placeholders, Query, slices } from '../store';
 
 export interface PendingDelivery {
   id: string;
@@ -42,7 +42,7 @@ export class WebhookOutboxRepository {
   /** Deliveries to receivers the operator removed have nowhere to go. */
   async keepOnly(urls: string[]): Promise<void> {
     await this.store.transaction((q) =>
-      urls.length ? q(`DELETE FROM memory_webhook_delivery WHERE url NOT IN (${urls.map(() => '?').join(', ')}) RETURNING id`, urls) : q('DELETE FROM memory_webhook_delivery RETURNING id'),
+      urls.length ? q(`DELETE FROM memory_webhook_delivery WHERE url NOT IN (${placeholders(urls)}) RETURNING id`, urls) : q('DELETE FROM memory_webhook_delivery RETURNING id'),
     );
   }
 
@@ -72,8 +72,7 @@ export class WebhookOutboxRepository {
    */
   async insert(rows: PendingDelivery[], limit: number): Promise<Map<string, number>> {
     return this.store.transaction(async (q) => {
-      for (let i = 0; i < rows.length; i += 100) {
-        const slice = rows.slice(i, i + 100);
+      for (const slice of slices(rows, 100)) {
         await q(
           `INSERT INTO memory_webhook_delivery (id, org_id, url, body, attempts, due_at, last_error, created_at) VALUES ${slice.map(() => '(?, ?, ?, ?, 0, ?, NULL, ?)').join(', ')}`,
           slice.flatMap((r) => [r.id, r.orgId, r.url, r.body, r.createdAt, r.createdAt]),
@@ -98,7 +97,7 @@ export class WebhookOutboxRepository {
   /** When the next delivery to one of these receivers is due (undefined: none waits). */
   async nextDue(urls: string[]): Promise<number | undefined> {
     if (!urls.length) return undefined;
-    const [row] = await this.store.query<{ due: number | string | null }>(`SELECT MIN(due_at) AS due FROM memory_webhook_delivery WHERE url IN (${urls.map(() => '?').join(', ')})`, urls);
+    const [row] = await this.store.query<{ due: number | string | null }>(`SELECT MIN(due_at) AS due FROM memory_webhook_delivery WHERE url IN (${placeholders(urls)})`, urls);
     return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
   }
 

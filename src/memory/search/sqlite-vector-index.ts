@@ -43,10 +43,6 @@ export class SqliteVectorIndex extends VectorIndex implements OnApplicationBoots
     await this.approximate?.onApplicationShutdown();
   }
 
-  ready(): Promise<void> {
-    return Promise.resolve();
-  }
-
   override describe(): VectorIndexState | undefined {
     return this.approximate?.describe();
   }

@@ -172,7 +172,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
    * Resolves once the start-up load is done, or after LOAD_WAIT_MS: building the graph of a large
    * index takes minutes, and searches meanwhile answer from the vectors loaded so far (newest first).
    */
-  ready(): Promise<void> {
+  override ready(): Promise<void> {
     this.loading ??= this.load().catch((error: Error) => this.logger.error(`Vector index load failed: ${error.message}`, error.stack));
     // A saved index is worth waiting for (it loads in about a second per 100 MB, at full recall); the rest is raced with LOAD_WAIT_MS.
     return (this.opening?.catch(() => undefined) ?? Promise.resolve()).then(() => {

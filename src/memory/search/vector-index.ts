@@ -55,8 +55,10 @@ export interface VectorIndexState extends VectorIndexStats {
 export abstract class VectorIndex {
   constructor(private readonly lookup: Query) {}
 
-  /** Resolves once the index can answer (the start-up load on PostgreSQL). */
-  abstract ready(): Promise<void>;
+  /** Resolves once the index can answer (the start-up load on PostgreSQL; at once otherwise). */
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
   /** (Re)indexes a document's stored vectors, replacing its older ones; `q` is the pipeline's transaction. */
   abstract indexDocument(q: Query, documentId: string): Promise<void>;
   /** Forgets a document's vectors; `q` is the transaction that deletes its chunks. */
