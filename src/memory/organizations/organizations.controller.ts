@@ -1,32 +1,9 @@
 import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from './organizations.service';
-import type { ApiKeyView as ApiKeyAnswer, OrganizationView as OrganizationAnswer } from './organizations.service';
-import { ApiKeyBody, OrganizationBody } from './dto/organization.dto';
+import { ApiKeyBody, ApiKeyView, CreatedApiKey, OrganizationBody, OrganizationView } from './dto/organization.dto';
 import { MemoryBody } from '../validation';
 import { MemoryOperation } from '../memory-operation.decorator';
-
-class OrganizationView {
-  @ApiProperty({ example: 'org_3Fq9XkT2mNpL8vWc' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ description: 'The default organization (KEEL_API_KEYS, requests without a key, data from before organizations)' }) isDefault!: boolean;
-  @ApiProperty({ type: 'integer' }) keyCount!: number;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-}
-
-class ApiKeyView {
-  @ApiProperty({ example: 'key_8hG2LmQ0pZx4Rt7Y' }) id!: string;
-  @ApiProperty() orgId!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty({ description: 'The first characters of the key, to tell keys apart', example: 'keel_a1B2c3D4' }) prefix!: string;
-  @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Last memory request with the key (to the minute)' }) lastUsedAt!: string | null;
-}
-
-class CreatedApiKey extends ApiKeyView {
-  @ApiProperty({ description: 'The key itself: shown in this answer only (Keel keeps its SHA-256 digest)' }) key!: string;
-}
 
 class SessionErrorBody {
   @ApiProperty({ example: 'NotFoundError' }) name!: string;
@@ -52,14 +29,14 @@ export class OrganizationsController {
 
   @Get()
   @MemoryOperation('organizations.list', 'Organizations, the default one first', { type: [OrganizationView] })
-  list(): Promise<OrganizationAnswer[]> {
+  list(): Promise<OrganizationView[]> {
     return this.organizations.list();
   }
 
   @Post()
   @MemoryOperation('organizations.create', 'Create an organization', { body: OrganizationBody, status: 201, type: OrganizationView })
   @ApiResponse({ status: 400, type: ValidationErrorBody, description: 'A bad field, named in error[].path' })
-  create(@MemoryBody() body: OrganizationBody): Promise<OrganizationAnswer> {
+  create(@MemoryBody() body: OrganizationBody): Promise<OrganizationView> {
     return this.organizations.create(body.name);
   }
 
@@ -67,7 +44,7 @@ export class OrganizationsController {
   @MemoryOperation('organizations.rename', 'Rename an organization', { body: OrganizationBody, type: OrganizationView })
   @ApiResponse({ status: 400, type: ValidationErrorBody })
   @ApiResponse({ status: 404, type: SessionErrorBody })
-  rename(@Param('id') id: string, @MemoryBody() body: OrganizationBody): Promise<OrganizationAnswer> {
+  rename(@Param('id') id: string, @MemoryBody() body: OrganizationBody): Promise<OrganizationView> {
     return this.organizations.rename(id, body.name);
   }
 
@@ -82,7 +59,7 @@ export class OrganizationsController {
   @Get(':id/keys')
   @MemoryOperation('organizations.keys.list', "An organization's API keys (never the keys themselves)", { type: [ApiKeyView] })
   @ApiResponse({ status: 404, type: SessionErrorBody })
-  keys(@Param('id') id: string): Promise<ApiKeyAnswer[]> {
+  keys(@Param('id') id: string): Promise<ApiKeyView[]> {
     return this.organizations.listKeys(id);
   }
 
@@ -90,7 +67,7 @@ export class OrganizationsController {
   @MemoryOperation('organizations.keys.create', 'Create an API key; the answer holds the key, shown only this once', { body: ApiKeyBody, status: 201, type: CreatedApiKey })
   @ApiResponse({ status: 400, type: ValidationErrorBody })
   @ApiResponse({ status: 404, type: SessionErrorBody })
-  createKey(@Param('id') id: string, @MemoryBody() body: ApiKeyBody): Promise<ApiKeyAnswer & { key: string }> {
+  createKey(@Param('id') id: string, @MemoryBody() body: ApiKeyBody): Promise<CreatedApiKey> {
     return this.organizations.createKey(id, body.name);
   }
 

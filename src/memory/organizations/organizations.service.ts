@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../../common/errors';
 import { documentId } from '../../common/ids';
 import { DEFAULT_ORG, MemoryApiKey, MemoryOrganization } from './organization.entity';
 import { OrganizationHoldsData, OrganizationRepository } from './organization.repository';
+import type { ApiKeyView, CreatedApiKey, OrganizationView } from './dto/organization.dto';
 
 /** Keys Keel issues start with this; one presented with it must be a stored key (see resolveKey). */
 const KEY_PREFIX = 'keel_';
@@ -24,24 +25,6 @@ function newKey(): string {
   // Rejection sampling keeps every character equally likely.
   for (const b of bytes) if (b < 248 && out.length < KEY_CHARS) out += BASE62[b % 62];
   return out.length === KEY_CHARS ? KEY_PREFIX + out : newKey();
-}
-
-export interface OrganizationView {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  keyCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ApiKeyView {
-  id: string;
-  orgId: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
 }
 
 /**
@@ -121,7 +104,7 @@ export class OrganizationsService {
   }
 
   /** A new key; the answer is the only place the key itself ever appears. */
-  async createKey(orgId: string, name: string): Promise<ApiKeyView & { key: string }> {
+  async createKey(orgId: string, name: string): Promise<CreatedApiKey> {
     await this.mustExist(orgId);
     const key = newKey();
     const row = Object.assign(new MemoryApiKey(), { id: `key_${documentId(16)}`, orgId, name, prefix: key.slice(0, SHOWN_PREFIX), digest: keyDigest(key), createdAt: Date.now(), lastUsedAt: null });
