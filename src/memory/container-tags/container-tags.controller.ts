@@ -1,8 +1,6 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBody } from '../documents/dto/document.dto';
-import { MemoryApiAuth } from '../memory-auth.decorator';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { Get } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { DocumentRepository } from '../documents/document.repository';
 import { MemoryEntryRepository } from '../memories/memory-entry.repository';
@@ -18,10 +16,7 @@ class ContainerTagsResponse {
 }
 
 /** The container tags in use (Keel addition): what the console offers instead of a blank field. */
-@ApiTags('memory: container tags')
-@MemoryApiAuth()
-@ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
-@Controller('v3/container-tags')
+@MemoryController({ path: 'v3/container-tags', tag: 'memory: container tags', errors: [{ status: 401, description: 'Missing or invalid API key' }] })
 export class ContainerTagsController {
   constructor(
     private readonly documents: DocumentRepository,

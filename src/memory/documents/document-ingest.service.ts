@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../../common/errors';
 import { documentId } from '../../common/ids';
-import { Metadata, MemoryDocument } from './memory-document.entity';
+import { MemoryDocument } from './memory-document.entity';
 import { ConversationMessage, renderTurn } from './conversation';
 import { isUrl } from '../pipeline/extraction';
 import { StatusPublisher } from '../pipeline/status-publisher';
@@ -10,7 +10,7 @@ import { KeyedMutex } from '../../common/keyed-mutex';
 import { IngestionStore, Query } from '../store';
 import { containerTagsOf } from '../validation';
 import { isUniqueViolation } from '../../database/unique-violation';
-import { DocumentFile, DocumentRepository } from './document.repository';
+import { DocumentFile, DocumentRepository, UpsertChanges } from './document.repository';
 import { mergeUpsert } from './document-merge';
 import { DocumentQueryService } from './document-query.service';
 import type { UploadForm } from './upload-form';
@@ -31,19 +31,10 @@ import type {
 const DEFAULT_TAG = 'sm_project_default';
 
 /** One document to add or upsert, after validation. */
-interface IngestInput {
+interface IngestInput extends Partial<UpsertChanges> {
   content: string;
   source: 'text' | 'url' | 'file' | 'conversation';
   customId?: string;
-  containerTags?: string[];
-  metadata?: Metadata;
-  entityContext?: string;
-  taskType?: string;
-  dreaming?: string;
-  filterByMetadata?: Metadata;
-  filepath?: string;
-  title?: string;
-  documentDate?: string;
   messages?: ConversationMessage[];
   file?: DocumentFile;
 }

@@ -5,9 +5,10 @@ import type { MemoryView } from '../memories/dto/memory.dto';
 import type { DocumentChunk, DocumentDetail, DocumentSummary, ProcessingDocument } from './dto/document.dto';
 import type { ProcessingRow } from './document.repository';
 
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-/** Timestamps a stored row always has. */
-const isoTime = (ms: number | string) => new Date(Number(ms)).toISOString();
+/** An optional epoch-ms timestamp as an ISO string (null when unset). */
+export const iso = (ms: number | string | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+/** Timestamps a stored row always has (epoch ms, or a bigint column's text). */
+export const isoTime = (ms: number | string) => new Date(Number(ms)).toISOString();
 
 function commonView(doc: MemoryDocument) {
   return {

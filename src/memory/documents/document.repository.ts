@@ -49,7 +49,7 @@ interface StoredForUpsert extends StoredForMerge {
 }
 
 /** What an upsert sets: metadata always, the other fields when given. */
-interface UpsertChanges {
+export interface UpsertChanges {
   metadata: Metadata;
   entityContext?: string;
   taskType?: string;

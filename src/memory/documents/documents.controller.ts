@@ -1,6 +1,6 @@
-import { Controller, Delete, Get, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
+import { Delete, Get, Param, Patch, Post, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse } from '@nestjs/swagger';
 import { Consumes } from '../../common/body-type.guard';
 import { DocumentIngestService } from './document-ingest.service';
 import { DocumentQueryService } from './document-query.service';
@@ -25,16 +25,18 @@ import {
   UpdateDocumentBody,
   UploadFileForm,
 } from './dto/document.dto';
-import { MemoryApiAuth } from '../memory-auth.decorator';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { ItemsCheckedByHandler } from '../../common/text-input.guard';
 
-@ApiTags('memory: documents')
-@MemoryApiAuth()
-@ApiResponse({ status: 400, type: ErrorBody, description: 'Invalid request parameters' })
-@ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
-@Controller('v3/documents')
+@MemoryController({
+  path: 'v3/documents',
+  tag: 'memory: documents',
+  errors: [
+    { status: 400, description: 'Invalid request parameters' },
+    { status: 401, description: 'Missing or invalid API key' },
+  ],
+})
 export class DocumentsController {
   constructor(
     private readonly ingest: DocumentIngestService,
@@ -108,9 +110,7 @@ export class DocumentsController {
   }
 }
 
-@ApiTags('memory: conversations')
-@MemoryApiAuth()
-@Controller('v4/conversations')
+@MemoryController({ path: 'v4/conversations', tag: 'memory: conversations' })
 export class ConversationsController {
   constructor(private readonly ingest: DocumentIngestService) {}
 

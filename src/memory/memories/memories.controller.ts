@@ -1,5 +1,5 @@
-import { Controller, Delete, Patch, Post } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Delete, Patch, Post } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import {
   CreateMemoriesBody,
@@ -14,16 +14,11 @@ import {
   UpdateMemoryResponse,
 } from './dto/memory.dto';
 import { MemoriesService } from './memories.service';
-import { MemoryApiAuth } from '../memory-auth.decorator';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
-@ApiTags('memory: memories')
-@MemoryApiAuth()
-@ApiResponse({ status: 400, type: ErrorBody })
-@ApiResponse({ status: 401, type: ErrorBody })
-@Controller('v4/memories')
+@MemoryController({ path: 'v4/memories', tag: 'memory: memories', errors: [{ status: 400 }, { status: 401 }] })
 export class MemoriesController {
   constructor(private readonly memories: MemoriesService) {}
 

@@ -1,18 +1,11 @@
-import { Controller, Post } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBody } from '../documents/dto/document.dto';
+import { Post } from '@nestjs/common';
 import { ProfileBucketsBody, ProfileBucketsResponse } from './dto/memory.dto';
 import { MemoriesService } from './memories.service';
-import { MemoryApiAuth } from '../memory-auth.decorator';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
-@ApiTags('memory: search')
-@MemoryApiAuth()
-@ApiResponse({ status: 400, type: ErrorBody })
-@ApiResponse({ status: 401, type: ErrorBody })
-@Controller('v4/profile')
+@MemoryController({ path: 'v4/profile', tag: 'memory: search', errors: [{ status: 400 }, { status: 401 }] })
 export class ProfileBucketsController {
   constructor(private readonly memories: MemoriesService) {}
 

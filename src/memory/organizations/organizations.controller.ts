@@ -3,7 +3,7 @@ import { ApiBasicAuth, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger
 import { OrganizationsService } from './organizations.service';
 import { ApiKeyBody, ApiKeyView, CreatedApiKey, OrganizationBody, OrganizationView } from './dto/organization.dto';
 import { MemoryBody } from '../validation';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { MemoryOperation } from '../memory-api.decorators';
 
 class SessionErrorBody {
   @ApiProperty({ example: 'NotFoundError' }) name!: string;

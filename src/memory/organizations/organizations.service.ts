@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError } from '../../common/errors';
 import { documentId } from '../../common/ids';
+import { iso, isoTime } from '../documents/document-views';
 import { DEFAULT_ORG, MemoryApiKey, MemoryOrganization } from './organization.entity';
 import { OrganizationHoldsData, OrganizationRepository } from './organization.repository';
 import type { ApiKeyView, CreatedApiKey, OrganizationView } from './dto/organization.dto';
@@ -15,7 +16,6 @@ const SHOWN_PREFIX = KEY_PREFIX.length + 8;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
 
 const keyDigest = (key: string): string => createHash('sha256').update(key).digest('hex');
 
@@ -53,7 +53,7 @@ export class OrganizationsService {
 
   async list(): Promise<OrganizationView[]> {
     const rows = await this.repository.list();
-    return rows.map((r) => ({ id: r.id, name: r.name, isDefault: r.id === DEFAULT_ORG, keyCount: Number(r.keys), createdAt: iso(Number(r.created_at))!, updatedAt: iso(Number(r.updated_at))! }));
+    return rows.map((r) => ({ id: r.id, name: r.name, isDefault: r.id === DEFAULT_ORG, keyCount: Number(r.keys), createdAt: isoTime(r.created_at), updatedAt: isoTime(r.updated_at) }));
   }
 
   private async view(id: string): Promise<OrganizationView> {
@@ -119,5 +119,5 @@ export class OrganizationsService {
 }
 
 function keyView(row: MemoryApiKey): ApiKeyView {
-  return { id: row.id, orgId: row.orgId, name: row.name, prefix: row.prefix, createdAt: iso(row.createdAt)!, lastUsedAt: iso(row.lastUsedAt) };
+  return { id: row.id, orgId: row.orgId, name: row.name, prefix: row.prefix, createdAt: isoTime(row.createdAt), lastUsedAt: iso(row.lastUsedAt) };
 }

@@ -3,6 +3,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
 import { Metrics } from '../../observability/metrics.service';
+import { isoTime } from '../documents/document-views';
 import type { WebhookOutboxResponse } from './dto/webhook.dto';
 import { ClaimedDelivery, PendingDelivery, WebhookOutboxRepository } from './webhook-outbox.repository';
 
@@ -54,14 +55,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
    */
   async outbox(org: string, documentId?: string): Promise<WebhookOutboxResponse> {
     const { rows, total } = await this.deliveries.page(org, documentId);
-    const iso = (ms: number | string) => new Date(Number(ms)).toISOString();
     return {
       receivers: this.settings.webhooks.map(receiverName),
       maxAttempts: this.settings.webhookAttempts,
       total,
       deliveries: rows.map((r) => {
         const event = JSON.parse(r.body) as { type: string; data: { id?: string; status?: string } };
-        return { id: r.id, receiver: receiverName(r.url), type: event.type, documentId: event.data.id ?? null, status: event.data.status ?? null, attempts: r.attempts, nextAttemptAt: iso(r.due_at), lastError: r.last_error, createdAt: iso(r.created_at) };
+        return { id: r.id, receiver: receiverName(r.url), type: event.type, documentId: event.data.id ?? null, status: event.data.status ?? null, attempts: r.attempts, nextAttemptAt: isoTime(r.due_at), lastError: r.last_error, createdAt: isoTime(r.created_at) };
       }),
     };
   }

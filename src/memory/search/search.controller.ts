@@ -1,19 +1,12 @@
-import { Controller, Post } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorBody } from '../documents/dto/document.dto';
+import { Post } from '@nestjs/common';
 import { MemoriesService } from '../memories/memories.service';
 import { ProfileBody, ProfileResponse, SearchDocumentsBody, SearchDocumentsResponse, SearchMemoriesBody, SearchMemoriesResponse } from './dto/search.dto';
 import { SearchService } from './search.service';
-import { MemoryApiAuth } from '../memory-auth.decorator';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
-@ApiTags('memory: search')
-@MemoryApiAuth()
-@ApiResponse({ status: 400, type: ErrorBody })
-@ApiResponse({ status: 401, type: ErrorBody })
-@Controller()
+@MemoryController({ tag: 'memory: search', errors: [{ status: 400 }, { status: 401 }] })
 export class SearchController {
   constructor(
     private readonly search: SearchService,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors';
 import { MemoryChunk } from '../documents/memory-chunk.entity';
 import { DocumentRepository } from '../documents/document.repository';
+import { isoTime } from '../documents/document-views';
 import { MemoryDocument } from '../documents/memory-document.entity';
 import { MemoryEntry } from '../memories/memory-entry.entity';
 import { MemoriesService } from '../memories/memories.service';
@@ -12,8 +13,6 @@ import { cosine, EmbeddingProvider } from '../pipeline/embedding-provider';
 import { FilterExpression, matchesFilter } from './metadata-filter';
 import { VectorIndex } from './vector-index';
 import type { DocumentHit, MemoryHit, SearchDocumentsBody, SearchDocumentsResponse, SearchInclude, SearchMemoriesBody, SearchMemoriesResponse } from './dto/search.dto';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 interface ScoredChunk {
   chunk: MemoryChunk;
@@ -28,6 +27,12 @@ interface ScoredChunk {
 function similarity(terms: string[], text: string, rank: number, best: number): number {
   const relative = best > 0 ? Math.max(0, rank) / best : 1;
   return Math.round((0.3 + 0.5 * termCoverage(terms, text) + 0.2 * relative) * 1000) / 1000;
+}
+
+/** A hit's source document as `/v4/search` shows it (with its summary when `include.summaries`). */
+function documentRef(doc: MemoryDocument, include: SearchInclude): Record<string, unknown> {
+  const { id, title, type, metadata, summary, createdAt, updatedAt } = doc;
+  return { id, title: title ?? null, type, metadata: metadata ?? {}, ...(include.summaries ? { summary } : {}), createdAt: isoTime(createdAt), updatedAt: isoTime(updatedAt) };
 }
 
 /** Retrieval over the full-text indexes and, with an embedding provider, the vector index; never waits for the pipeline. */
@@ -115,8 +120,8 @@ export class SearchService {
         type: doc.type,
         metadata: doc.metadata ?? {},
         score: group[0].score,
-        createdAt: iso(doc.createdAt),
-        updatedAt: iso(doc.updatedAt),
+        createdAt: isoTime(doc.createdAt),
+        updatedAt: isoTime(doc.updatedAt),
         ...(includeSummary ? { summary: doc.summary ?? null } : {}),
         ...(includeFullDocs ? { content } : {}),
         chunks: chunks.map(({ content, isRelevant, score }) => ({ content, isRelevant, score })),
@@ -144,9 +149,9 @@ export class SearchService {
           chunk: s.chunk.content,
           similarity: s.score,
           metadata: s.doc.metadata ?? {},
-          updatedAt: iso(s.doc.updatedAt),
+          updatedAt: isoTime(s.doc.updatedAt),
           filepath: s.doc.filepath ?? null,
-          documents: [{ id: s.doc.id, title: s.doc.title ?? null, type: s.doc.type, metadata: s.doc.metadata ?? {}, ...(include.summaries ? { summary: s.doc.summary } : {}), createdAt: iso(s.doc.createdAt), updatedAt: iso(s.doc.updatedAt) }],
+          documents: [documentRef(s.doc, include)],
         })),
       );
     }
@@ -180,14 +185,14 @@ export class SearchService {
         memory: m.memory,
         similarity: score,
         metadata: m.metadata ?? {},
-        updatedAt: iso(m.updatedAt),
+        updatedAt: isoTime(m.updatedAt),
         version: m.version,
         isAggregated: false,
         context: {
-          parents: chain.filter((v) => v.version < m.version).reverse().map((v) => ({ relation: m.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: iso(v.updatedAt) })),
-          children: chain.filter((v) => v.version > m.version).map((v) => ({ relation: v.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: iso(v.updatedAt) })),
+          parents: chain.filter((v) => v.version < m.version).reverse().map((v) => ({ relation: m.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: isoTime(v.updatedAt) })),
+          children: chain.filter((v) => v.version > m.version).map((v) => ({ relation: v.relation ?? 'updates', version: v.version - m.version, memory: v.memory, metadata: v.metadata ?? {}, updatedAt: isoTime(v.updatedAt) })),
         },
-        ...(doc ? { documents: [{ id: doc.id, title: doc.title, type: doc.type, metadata: doc.metadata ?? {}, ...(include.summaries ? { summary: doc.summary } : {}), createdAt: iso(doc.createdAt), updatedAt: iso(doc.updatedAt) }] } : {}),
+        ...(doc ? { documents: [documentRef(doc, include)] } : {}),
       };
     });
   }

@@ -1,18 +1,14 @@
-import { Controller, Get, Patch } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Get, Patch } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { ErrorBody } from '../documents/dto/document.dto';
 import { SettingsBody, SettingsUpdateResponse, UpdateSettingsBody } from './dto/settings.dto';
 import { OrganizationSettingsService } from './organization-settings.service';
 import type { SettingsView } from './organization-settings.service';
-import { MemoryApiAuth } from '../memory-auth.decorator';
-import { MemoryOperation } from '../memory-operation.decorator';
+import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
-@ApiTags('memory: settings')
-@MemoryApiAuth()
-@ApiResponse({ status: 401, type: ErrorBody, description: 'Missing or invalid API key' })
-@Controller('v3/settings')
+@MemoryController({ path: 'v3/settings', tag: 'memory: settings', errors: [{ status: 401, description: 'Missing or invalid API key' }] })
 export class SettingsController {
   constructor(private readonly settings: OrganizationSettingsService) {}
 

@@ -1,5 +1,33 @@
-import { applyDecorators, HttpCode, Type } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiResponseMetadata } from '@nestjs/swagger';
+import { applyDecorators, Controller, HttpCode, Type } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiOperation,
+  ApiResponse,
+  ApiResponseMetadata,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ErrorBody } from './documents/dto/document.dto';
+
+/**
+ * A memory-surface controller: its path and /doc tag, its API key (taken as `Authorization: Bearer` or
+ * as `x-api-key`, either one) and the error answers its routes share, each an ErrorBody.
+ */
+export function MemoryController(options: {
+  path?: string;
+  tag: string;
+  errors?: { status: number; description?: string }[];
+}): ClassDecorator {
+  const errors = (options.errors ?? []).map((error) => ApiResponse({ ...error, type: ErrorBody }));
+  return applyDecorators(
+    ApiTags(options.tag),
+    ApiBearerAuth('bearer'),
+    ApiSecurity('apiKey'),
+    ...errors,
+    Controller(options.path ?? '/'),
+  );
+}
 
 /** What a memory operation takes and answers: its body's DTO, and its success status with the answer's DTO or description. */
 interface OperationShape {
