@@ -48,16 +48,6 @@ export class Checker {
     return value;
   }
 
-  /** An optional array of at most 20 items, each checked by `item` (items it refuses are left out). */
-  list<T>(value: unknown, path: string[], item: (v: unknown, path: (string | number)[]) => T | undefined): T[] | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value) || value.length > 20) {
-      this.fail(path, 'must be an array of at most 20 items');
-      return undefined;
-    }
-    return value.map((v, i) => item(v, [...path, i])).filter((v): v is T => v !== undefined);
-  }
-
   tag(value: unknown, path: (string | number)[]): string | undefined {
     const tag = this.string(value, path, { max: LIMITS.tagLength, min: 1 });
     if (tag !== undefined && tag.length > 0 && !TAG_PATTERN.test(tag)) {
@@ -96,14 +86,6 @@ export class Checker {
       return undefined;
     }
     return value as T;
-  }
-
-  boolean(value: unknown, path: (string | number)[]): boolean | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (value === true || value === 'true') return true;
-    if (value === false || value === 'false') return false;
-    this.fail(path, 'must be a boolean');
-    return undefined;
   }
 
   number(value: unknown, path: (string | number)[], options: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
@@ -209,7 +191,13 @@ export const OneOf = <T extends string>(values: readonly T[], api: ApiPropertyOp
   MemoryField({ enum: [...values], ...api }, 'oneOf', (check, value, at) => check.oneOf(value, at, values));
 
 /** A boolean (`"true"` and `"false"` too). */
-export const Flag = (api: ApiPropertyOptions = {}) => MemoryField(api, 'flag', (check, value, at) => check.boolean(value, at));
+export const Flag = (api: ApiPropertyOptions = {}) =>
+  MemoryField(api, 'flag', (check, value, at) => {
+    if (value === undefined || value === null) return undefined;
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    return check.fail(at, 'must be a boolean');
+  });
 
 /** A number (a numeric string too); `integer`, `min`, `max`. */
 export const Num = (api: ApiPropertyOptions, options: { min?: number; max?: number; integer?: boolean } = {}) =>
@@ -219,9 +207,13 @@ export const Num = (api: ApiPropertyOptions, options: { min?: number; max?: numb
     (check, value, at) => check.number(value, at, options),
   );
 
-/** An array of at most 20 items, each checked by `item` (null or absent: no list). */
+/** An array of at most 20 items, each checked by `item` (null or absent: no list; items it refuses are left out). */
 export const List = <T>(api: ApiPropertyOptions, item: (check: Checker, value: unknown, at: Path) => T | undefined) =>
-  MemoryField({ maxItems: 20, ...api }, 'list', (check, value, at) => check.list(value, at as string[], (v, path) => item(check, v, path)));
+  MemoryField({ maxItems: 20, ...api }, 'list', (check, value, at) => {
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value) || value.length > 20) return check.fail(at, 'must be an array of at most 20 items');
+    return value.map((v, i) => item(check, v, [...at, i])).filter((v): v is T => v !== undefined);
+  });
 
 /** A metadata filter, `{AND|OR: [...]}`, or the same as a JSON string; the handler receives it parsed. */
 export const Filters = (api: ApiPropertyOptions = FILTERS_SCHEMA) =>

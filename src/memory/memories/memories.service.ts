@@ -335,7 +335,7 @@ export class MemoriesService {
       if (!(await this.memories.supersede(q, old.id, now))) throw new ConflictError(NEWER_VERSION);
       await this.index.unindexMemories(q, [old.id]);
       const next = Object.assign(new MemoryEntry(), { ...old, id: newId(), memory: newContent, version: old.version + 1, isLatest: true, isForgotten: false, parentMemoryId: old.id, rootMemoryId: old.rootMemoryId ?? old.id, relation: 'updates', metadata: metadata ?? old.metadata ?? {}, forgetAfter, forgetReason: body.forgetReason ?? old.forgetReason, createdAt: now, updatedAt: now });
-      await this.memories.insert(q, next);
+      await this.memories.insertAll(q, [next]);
       await this.index.indexMemories(q, [next.id]);
       return next;
     });

@@ -64,10 +64,6 @@ export class MemoryEntryRepository {
     return this.store.query<LatestMemoryRow>(`${LATEST} ORDER BY m.updated_at DESC LIMIT ?`, [org, tag, true, false, limit]);
   }
 
-  async insert(q: Query, m: MemoryEntry): Promise<void> {
-    await this.insertAll(q, [m]);
-  }
-
   async insertAll(q: Query, entries: MemoryEntry[]): Promise<void> {
     for (const slice of slices(entries, 100)) {
       await q(

@@ -5,7 +5,6 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 
 export const DOCUMENT_STATUS_EVENT = 'memory.document.status';
 
-
 /** `orgId`: the document's organization (not in the event: its webhook deliveries are listed to that organization's keys only). */
 type Transition = Omit<DocumentStatusEvent, 'time' | 'error' | 'extractionFallback'> & { orgId: string; error?: string | null; extractionFallback?: string | null };
 

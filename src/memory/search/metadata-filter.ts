@@ -53,25 +53,23 @@ function matchCondition(c: FilterCondition, metadata: Record<string, unknown>): 
   const ignoreCase = truthy(c.ignoreCase);
   const norm = (v: unknown) => (ignoreCase ? String(v).toLowerCase() : String(v));
   const expected = norm(c.value);
-  let result: boolean;
-  switch (c.filterType ?? 'metadata') {
-    case 'numeric': {
-      const a = Number(actual);
-      const b = Number(c.value);
-      const op = c.numericOperator ?? '=';
-      result = actual !== undefined && !Number.isNaN(a) && !Number.isNaN(b) && (op === '>' ? a > b : op === '<' ? a < b : op === '>=' ? a >= b : op === '<=' ? a <= b : a === b);
-      break;
+  const matches = (): boolean => {
+    switch (c.filterType ?? 'metadata') {
+      case 'numeric': {
+        const a = Number(actual);
+        const b = Number(c.value);
+        const op = c.numericOperator ?? '=';
+        return actual !== undefined && !Number.isNaN(a) && !Number.isNaN(b) && (op === '>' ? a > b : op === '<' ? a < b : op === '>=' ? a >= b : op === '<=' ? a <= b : a === b);
+      }
+      case 'array_contains':
+        return Array.isArray(actual) && actual.some((v) => norm(v) === expected);
+      case 'string_contains':
+        return actual !== undefined && actual !== null && norm(actual).includes(expected);
+      default:
+        return actual !== undefined && actual !== null && (Array.isArray(actual) ? actual.some((v) => norm(v) === expected) : norm(actual) === expected);
     }
-    case 'array_contains':
-      result = Array.isArray(actual) && actual.some((v) => norm(v) === expected);
-      break;
-    case 'string_contains':
-      result = actual !== undefined && actual !== null && norm(actual).includes(expected);
-      break;
-    default:
-      result = actual !== undefined && actual !== null && (Array.isArray(actual) ? actual.some((v) => norm(v) === expected) : norm(actual) === expected);
-  }
-  return truthy(c.negate) ? !result : result;
+  };
+  return truthy(c.negate) ? !matches() : matches();
 }
 
 export function matchesFilter(filter: FilterExpression | undefined, metadata: Record<string, unknown> | undefined): boolean {

@@ -168,7 +168,7 @@ export class DocumentSummary {
   @ApiPropertyOptional({ description: 'Keel addition: why the document failed (failed documents only)' }) error?: string;
 }
 
-class DocumentPagination {
+export class DocumentPagination {
   @ApiProperty({ type: 'integer' }) currentPage!: number;
   @ApiProperty({ type: 'integer' }) limit!: number;
   @ApiProperty({ type: 'integer' }) totalItems!: number;

@@ -3,6 +3,7 @@ import { issue } from '../../../common/errors';
 import { checkRequest, CrossFieldRule, ParsedField } from '../../../common/validation/request-fields';
 import type { Metadata } from '../../documents/memory-document.entity';
 import type { FilterExpression } from '../../search/metadata-filter';
+import { DocumentPagination } from '../../documents/dto/document.dto';
 import { METADATA } from '../../search/dto/search.dto';
 import { ContainerTags, Filters, Flag, IsoDate, LIMITS, MetadataField, Num, OneOf, Tag, Text } from '../../validation';
 
@@ -108,12 +109,8 @@ class MemoryEntryView extends MemoryView {
   @ApiProperty({ type: [String] }) documentIds!: string[];
 }
 
-class Pagination {
-  @ApiProperty({ type: 'integer' }) currentPage!: number;
-  @ApiProperty({ type: 'integer' }) limit!: number;
-  @ApiProperty({ type: 'integer' }) totalItems!: number;
-  @ApiProperty({ type: 'integer' }) totalPages!: number;
-}
+/** The same fields as the documents list's pagination (its own name in /doc). */
+class Pagination extends DocumentPagination {}
 
 export class ListMemoriesResponse {
   @ApiProperty({ type: [MemoryEntryView] }) memoryEntries!: MemoryEntryView[];
