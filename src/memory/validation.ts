@@ -116,6 +116,9 @@ const FILTERS_SCHEMA: ApiPropertyOptions = {
   description: '{AND|OR: [{key, value, filterType?: metadata|numeric|array_contains|string_contains, numericOperator?, negate?, ignoreCase?} | nested group]}',
 };
 
+/** A request class another adds its fields to (`class extends Base`, the fields of both typed). */
+export type Mixable = new (...args: any[]) => object;
+
 type Read<T> = (check: Checker, value: unknown, at: Path, body: object) => T | undefined;
 
 /** A field whose rule and typed value both come from `read`, in one pass. */

@@ -14,6 +14,7 @@ import {
   LIMITS,
   List,
   MetadataField,
+  Mixable,
   Num,
   OneOf,
   Tag,
@@ -42,7 +43,7 @@ const DREAMING = ['dynamic', 'instant'] as const;
  * The fields every document write shares (add, update, batch items and batch defaults), checked in
  * this order after those of `Base` (the write's own `content`).
  */
-function DocumentFields(Base: new () => object = class {}) {
+function DocumentFields<Base extends Mixable>(Base: Base = class {} as Base) {
   class DocumentFieldsBody extends Base {
     @Tag() containerTag?: string;
     @ContainerTags({ deprecated: true }) containerTags?: string[];
@@ -66,18 +67,14 @@ class AddContent {
   @DocumentContent({ description: 'Text, markdown, HTML, JSON or a URL (max 1 MB)' }, { tooLarge: 'refuse' }) content!: string;
 }
 
-export class AddDocumentBody extends DocumentFields(AddContent) {
-  declare content: string;
-}
+export class AddDocumentBody extends DocumentFields(AddContent) {}
 
 class BatchItemContent {
   @DocumentContent({ description: 'Text, markdown, HTML, JSON or a URL (max 1 MB)' }) content!: string;
 }
 
 /** One item of a batch (a string is its content); checked one by one, so a bad item fails alone. */
-class BatchDocument extends DocumentFields(BatchItemContent) {
-  declare content: string;
-}
+class BatchDocument extends DocumentFields(BatchItemContent) {}
 
 /** The batch's own fields are the items' defaults (all but customId and title, which are checked and not used). */
 export class BatchBody extends DocumentFields() {
@@ -229,9 +226,7 @@ class UpdateContent {
   @DocumentContent({ description: 'New content: the document is reprocessed' }, { required: false }) content?: string;
 }
 
-export class UpdateDocumentBody extends DocumentFields(UpdateContent) {
-  declare content?: string;
-}
+export class UpdateDocumentBody extends DocumentFields(UpdateContent) {}
 
 /** Something to delete: valid ids (which then decide alone), or a tag or path scope. */
 const nothingNamed = (body: DeleteBulkBody) =>

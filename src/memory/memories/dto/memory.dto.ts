@@ -5,7 +5,7 @@ import type { Metadata } from '../../documents/memory-document.entity';
 import type { FilterExpression } from '../../search/metadata-filter';
 import { DocumentPagination } from '../../documents/dto/document.dto';
 import { METADATA } from '../../search/dto/search.dto';
-import { ContainerTags, Filters, Flag, IsoDate, LIMITS, MetadataField, Num, OneOf, Tag, Text } from '../../validation';
+import { ContainerTags, Filters, Flag, IsoDate, LIMITS, MetadataField, Mixable, Num, OneOf, Tag, Text } from '../../validation';
 
 /** Requests of `/v4/memories*` and `/v4/profile/buckets` (checked by MemoryBody from these declarations) and answers. */
 class NewMemory {
@@ -69,7 +69,7 @@ export class ListMemoriesBody {
  * after the fields of `Base` (the write's own). "id or content is required" is a rule across the two,
  * checked after every field.
  */
-function SelectsMemory(Base: new () => object = class {}) {
+function SelectsMemory<Base extends Mixable>(Base: Base = class {} as Base) {
   @CrossFieldRule((body: { id?: unknown; content?: unknown }) =>
     !(typeof body.id === 'string' && body.id) && !(typeof body.content === 'string' && body.content) ? [issue(['id'], 'id or content is required')] : [],
   )
@@ -123,8 +123,6 @@ class NewVersion {
 }
 
 export class UpdateMemoryBody extends SelectsMemory(NewVersion) {
-  declare newContent: string;
-  declare metadata?: Metadata;
   /** Null clears it; absent keeps the current one. */
   @IsoDate({ description: 'Forget the memory after this time; null clears it, absent keeps it' }, { clearable: true }) forgetAfter?: string | null;
   /** Absent or null keeps the current one. */
@@ -147,9 +145,7 @@ class ForgetReason {
   @Text() reason?: string;
 }
 
-export class ForgetMemoryBody extends SelectsMemory(ForgetReason) {
-  declare reason?: string;
-}
+export class ForgetMemoryBody extends SelectsMemory(ForgetReason) {}
 
 export class ForgetMemoryResponse {
   @ApiProperty() id!: string;
