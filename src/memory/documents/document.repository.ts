@@ -154,7 +154,7 @@ export class DocumentRepository {
 
   /** Many rows in one statement per 100 (each row binds 25 values). */
   async insert(q: Query, rows: MemoryDocument[]): Promise<void> {
-    const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+    const json = (v: unknown) => jsonText.to(v) as string | null;
     const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
     for (const slice of slices(rows, 100)) {
       const values = slice.flatMap((r) => [r.id, r.orgId, r.customId, r.content, json(r.raw), r.url, r.title, r.type, r.source, r.taskType, r.dreaming, r.status, r.dreamingStatus, json(r.metadata), r.containerTag, json(r.containerTags), r.entityContext, json(r.filterByMetadata), r.filepath, r.documentDate, r.revision, r.dreamedLength, r.leaseUntil, r.createdAt, r.updatedAt]);

@@ -246,23 +246,22 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
   private async loadSaved(): Promise<SavedKeys | undefined> {
     if (!this.files) return undefined;
     const saved = await this.files.read(this.identity());
-    if (typeof saved === 'string') {
-      this.stats = { ...this.stats, source: 'rebuilt', reason: saved };
-      if (saved !== 'none saved') this.logger.warn(`Saved vector index ignored (${saved}): rebuilding it from the database`);
-      return undefined;
+    let reason = typeof saved === 'string' ? saved : undefined;
+    if (typeof saved !== 'string') {
+      try {
+        const index = usearchIndex(saved.meta.dimensions);
+        index.load(saved.indexPath);
+        if (index.size() !== saved.meta.count) throw new Error(`it holds ${index.size()} vectors, its meta ${saved.meta.count}`);
+        this.graph = { ...emptyGraph(saved.meta.dimensions), index };
+        this.stats = { ...this.stats, source: 'saved', reason: undefined };
+        return saved;
+      } catch (error) {
+        reason = (error as Error).message;
+      }
     }
-    try {
-      const index = usearchIndex(saved.meta.dimensions);
-      index.load(saved.indexPath);
-      if (index.size() !== saved.meta.count) throw new Error(`it holds ${index.size()} vectors, its meta ${saved.meta.count}`);
-      this.graph = { ...emptyGraph(saved.meta.dimensions), index };
-      this.stats = { ...this.stats, source: 'saved', reason: undefined };
-      return saved;
-    } catch (error) {
-      this.stats = { ...this.stats, source: 'rebuilt', reason: (error as Error).message };
-      this.logger.warn(`Saved vector index ignored (${(error as Error).message}): rebuilding it from the database`);
-      return undefined;
-    }
+    this.stats = { ...this.stats, source: 'rebuilt', reason };
+    if (reason !== 'none saved') this.logger.warn(`Saved vector index ignored (${reason}): rebuilding it from the database`);
+    return undefined;
   }
 
   /**
