@@ -33,7 +33,7 @@ export class ErrorBody {
 
 export class IngestResponse {
   @ApiProperty() id!: string;
-  @ApiProperty({ enum: ['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed'] }) status!: string;
+  @ApiProperty({ enum: DOCUMENT_STATUSES }) status!: string;
 }
 
 const TASK_TYPES = ['memory', 'superrag'] as const;
@@ -154,7 +154,7 @@ export class DocumentSummary {
   @ApiProperty({ type: 'string', nullable: true }) title!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) summary!: string | null;
   @ApiProperty() type!: string;
-  @ApiProperty({ enum: ['queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed'] }) status!: string;
+  @ApiProperty({ enum: DOCUMENT_STATUSES }) status!: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata!: Record<string, unknown>;
   @ApiProperty({ type: 'string', nullable: true }) filepath!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) url!: string | null;
@@ -184,7 +184,7 @@ export class DocumentDetail extends DocumentSummary {
   @ApiProperty({ type: 'string', nullable: true }) source!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) ogImage!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) spatialPoint!: null;
-  @ApiProperty({ enum: ['memory', 'superrag'] }) taskType!: string;
+  @ApiProperty({ enum: TASK_TYPES }) taskType!: string;
   @ApiProperty({ enum: ['dreaming', 'done'] }) dreamingStatus!: string;
   @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Memories extracted from it' }) memories?: MemoryView[];
 }
