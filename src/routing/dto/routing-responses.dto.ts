@@ -70,7 +70,8 @@ export class DataSourceListDto {
   sources: Record<string, DataSourceDto>;
 }
 
-class LastSyncDto {
+/** The outcome of this process's latest poll of the active source, as `GET /api/datasource/active` shows it. */
+export class LastSyncDto {
   @ApiProperty() source: string;
   @ApiProperty({ description: 'ISO time the poll finished' }) at: string;
   @ApiProperty() ok: boolean;

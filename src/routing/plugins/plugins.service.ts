@@ -7,19 +7,18 @@ import { BadRequestError, issue, NotFoundError, ValidationError } from '../../co
 import { KeyedMutex } from '../../common/keyed-mutex';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
-import { Catalogue, CataloguePlugin, PluginCatalogue } from './plugin-catalogue.service';
-import { InstallPluginDto, RemovePluginDto, SetConfigPathDto, VERSION } from './dto/plugin.dto';
+import { Catalogue, PluginCatalogue } from './plugin-catalogue.service';
+import {
+  ConfigPathDto,
+  InstallPluginDto,
+  PluginChangedDto,
+  PluginDto,
+  RemovePluginDto,
+  SetConfigPathDto,
+  VERSION,
+} from './dto/plugin.dto';
 import { RoutingEvents } from '../routing-events';
 import { DeclaredPlugin, pluginKey, TraefikStaticConfig } from './traefik-static-config';
-
-interface PluginWithStatus extends CataloguePlugin {
-  isInstalled: boolean;
-  installedVersion?: string;
-  /** The `experimental.plugins` key, which a `plugin` middleware names. */
-  key: string;
-  /** False for a plugin declared in the file but absent from the catalogue. */
-  inCatalogue: boolean;
-}
 
 const SETTINGS_FILE = 'plugin-hub.json';
 
@@ -60,7 +59,7 @@ export class PluginsService {
     return this.storedPath ?? this.settings.traefikStaticConfigPath;
   }
 
-  getConfigPath(): { path: string; message?: string } {
+  getConfigPath(): ConfigPathDto {
     const path = this.configPath();
     if (!path)
       return {
@@ -71,7 +70,7 @@ export class PluginsService {
     return { path };
   }
 
-  async setConfigPath({ path: value }: SetConfigPathDto): Promise<{ message: string; path: string }> {
+  async setConfigPath({ path: value }: SetConfigPathDto): Promise<ConfigPathDto> {
     const refuse = (message: string) =>
       new ValidationError([issue(['path'], message, 'invalid_value')], { path: value });
     if (value.includes('\0')) throw refuse('path must not contain NUL characters');
@@ -116,7 +115,7 @@ export class PluginsService {
     return real;
   }
 
-  async list(): Promise<{ plugins: PluginWithStatus[]; catalogue: Catalogue }> {
+  async list(): Promise<{ plugins: PluginDto[]; catalogue: Catalogue }> {
     const catalogue = await this.catalogue.load();
     let declared: DeclaredPlugin[] = [];
     try {
@@ -126,7 +125,7 @@ export class PluginsService {
       declared = [];
     }
     const byKey = new Map(declared.map((d) => [d.key, d]));
-    const plugins: PluginWithStatus[] = catalogue.plugins.map((plugin) => {
+    const plugins: PluginDto[] = catalogue.plugins.map((plugin) => {
       const key = PluginsService.declaredKey(declared, plugin.import) ?? pluginKey(plugin.import);
       const installed = byKey.get(key);
       byKey.delete(key);
@@ -164,9 +163,7 @@ export class PluginsService {
     );
   }
 
-  async install(
-    body: InstallPluginDto,
-  ): Promise<{ message: string; key: string; moduleName: string; version: string; path: string }> {
+  async install(body: InstallPluginDto): Promise<PluginChangedDto> {
     const moduleName = body.moduleName.trim();
     let version = body.version?.trim() || undefined;
     if (!version) {
@@ -196,9 +193,7 @@ export class PluginsService {
     };
   }
 
-  async remove(
-    body: RemovePluginDto,
-  ): Promise<{ message: string; key: string; moduleName: string; path: string }> {
+  async remove(body: RemovePluginDto): Promise<PluginChangedDto> {
     const moduleName = body.moduleName.trim();
     const file = await this.configFile();
     const key = await this.writes.run(file, async () => {

@@ -10,6 +10,7 @@ import { RoutingResource } from './resource.entity';
 import { ResourceRepository } from './resource.repository';
 import { DEFAULT_ROUTER_PRIORITY } from './resources.service';
 import { RoutingEvents } from '../routing-events';
+import { LastSyncDto } from '../dto/routing-responses.dto';
 
 interface SyncResult {
   source: string;
@@ -17,22 +18,6 @@ interface SyncResult {
   updated: string[];
   reactivated: string[];
   disabled: string[];
-}
-
-/** The outcome of this process's latest poll of the active source, as `GET /api/datasource/active` shows it. */
-export interface LastSync {
-  source: string;
-  /** ISO time the poll finished. */
-  at: string;
-  ok: boolean;
-  /** Why the fetch failed (ok false). */
-  error?: string;
-  /** Routers the source listed (ok true). */
-  routers?: number;
-  added?: number;
-  updated?: number;
-  reactivated?: number;
-  disabled?: number;
 }
 
 /**
@@ -48,7 +33,7 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
   /** The unconfigured source last reported, so the notice is logged once, not every tick. */
   private reportedUnconfigured?: string;
   /** Per process: each replica polls on its own. */
-  lastSync: LastSync | null = null;
+  lastSync: LastSyncDto | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,

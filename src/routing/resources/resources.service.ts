@@ -13,7 +13,19 @@ import {
   UpdateTlsConfigDto,
 } from './dto/update-router.dto';
 import { DefinitionRepository, MIDDLEWARE_KIND, SERVICE_KIND } from '../definitions/definition.repository';
-import { definitionView, DefinitionView } from '../definitions/definitions.service';
+import { definitionView } from '../definitions/definitions.service';
+import { MessageDto } from '../definitions/dto/save-definition.dto';
+import {
+  HeadersConfigDto,
+  HttpConfigDto,
+  MiddlewareAssignedDto,
+  MiddlewaresAssignedDto,
+  PriorityConfigDto,
+  ResourceServiceDto,
+  ServiceAssignedDto,
+  TcpConfigDto,
+  TlsConfigDto,
+} from '../dto/routing-responses.dto';
 import { parseJsonObject } from '../json-text';
 import { RoutingResource } from './resource.entity';
 import { ResourceFilter, ResourceRepository } from './resource.repository';
@@ -94,7 +106,7 @@ export class ResourcesService {
     this.events.publish('resource.updated', { id, change });
   }
 
-  async remove(id: string): Promise<{ message: string }> {
+  async remove(id: string): Promise<MessageDto> {
     await this.db.transaction(async (manager) => {
       const resource = await this.find(manager, id);
       if (resource.status !== 'disabled') throw new BadRequestError('Only disabled resources can be deleted');
@@ -110,10 +122,7 @@ export class ResourcesService {
     return { middleware_id: entry.middleware_id, priority: priority <= 0 ? DEFAULT_LINK_PRIORITY : priority };
   }
 
-  async assignMiddleware(
-    id: string,
-    body: AssignMiddlewareDto,
-  ): Promise<{ resource_id: string; middleware_id: string; priority: number }> {
+  async assignMiddleware(id: string, body: AssignMiddlewareDto): Promise<MiddlewareAssignedDto> {
     const { middleware_id: middlewareId, priority } = ResourcesService.link(body);
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
@@ -129,14 +138,7 @@ export class ResourcesService {
   }
 
   /** Unknown middleware ids are skipped as in v3, and listed in `skipped`. */
-  async assignMiddlewares(
-    id: string,
-    body: AssignMiddlewaresDto,
-  ): Promise<{
-    resource_id: string;
-    middlewares: { middleware_id: string; priority: number }[];
-    skipped: string[];
-  }> {
+  async assignMiddlewares(id: string, body: AssignMiddlewaresDto): Promise<MiddlewaresAssignedDto> {
     const entries = body.middlewares.map((entry) => ResourcesService.link(entry));
     const assigned: { middleware_id: string; priority: number }[] = [];
     const skipped: string[] = [];
@@ -155,7 +157,7 @@ export class ResourcesService {
     return { resource_id: id, middlewares: assigned, skipped };
   }
 
-  async removeMiddleware(id: string, middlewareId: string): Promise<{ message: string }> {
+  async removeMiddleware(id: string, middlewareId: string): Promise<MessageDto> {
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot remove middleware from a disabled resource');
       if (!(await this.resources.unlinkMiddleware(id, middlewareId, manager)))
@@ -165,7 +167,7 @@ export class ResourcesService {
     return { message: 'Middleware removed from resource successfully' };
   }
 
-  async getService(id: string): Promise<{ resource_id: string; service: DefinitionView }> {
+  async getService(id: string): Promise<ResourceServiceDto> {
     await this.find(this.db.manager, id);
     const serviceId = await this.resources.serviceId(id);
     if (serviceId === undefined) throw new NotFoundError('No service assigned to this resource');
@@ -175,10 +177,7 @@ export class ResourcesService {
   }
 
   /** One service per resource: assigning replaces the previous one. */
-  async assignService(
-    id: string,
-    body: AssignServiceDto,
-  ): Promise<{ resource_id: string; service_id: string }> {
+  async assignService(id: string, body: AssignServiceDto): Promise<ServiceAssignedDto> {
     const serviceId = body.service_id;
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot assign service to a disabled resource');
@@ -190,7 +189,7 @@ export class ResourcesService {
     return { resource_id: id, service_id: serviceId };
   }
 
-  async removeService(id: string): Promise<{ message: string }> {
+  async removeService(id: string): Promise<MessageDto> {
     await this.db.transaction(async (manager) => {
       await this.findActive(manager, id, 'Cannot remove service from a disabled resource');
       if (!(await this.resources.clearService(id, manager)))
@@ -214,22 +213,19 @@ export class ResourcesService {
     return splitList(value ?? '').join(',') || fallback;
   }
 
-  async updateHttp(id: string, body: UpdateHttpConfigDto): Promise<{ id: string; entrypoints: string }> {
+  async updateHttp(id: string, body: UpdateHttpConfigDto): Promise<HttpConfigDto> {
     const entrypoints = ResourcesService.list(body.entrypoints, 'websecure');
     await this.updateRouter(id, { entrypoints }, 'http');
     return { id, entrypoints };
   }
 
-  async updateTls(id: string, body: UpdateTlsConfigDto): Promise<{ id: string; tls_domains: string }> {
+  async updateTls(id: string, body: UpdateTlsConfigDto): Promise<TlsConfigDto> {
     const tls_domains = ResourcesService.list(body.tls_domains, '');
     await this.updateRouter(id, { tls_domains }, 'tls');
     return { id, tls_domains };
   }
 
-  async updateTcp(
-    id: string,
-    body: UpdateTcpConfigDto,
-  ): Promise<{ id: string; tcp_enabled: boolean; tcp_entrypoints: string; tcp_sni_rule: string }> {
+  async updateTcp(id: string, body: UpdateTcpConfigDto): Promise<TcpConfigDto> {
     const enabled = body.tcp_enabled;
     const tcp_entrypoints = ResourcesService.list(body.tcp_entrypoints, 'tcp');
     const tcp_sni_rule = (body.tcp_sni_rule ?? '').trim();
@@ -237,20 +233,14 @@ export class ResourcesService {
     return { id, tcp_enabled: enabled, tcp_entrypoints, tcp_sni_rule };
   }
 
-  async updateHeaders(
-    id: string,
-    body: UpdateHeadersConfigDto,
-  ): Promise<{ id: string; custom_headers: Record<string, string> }> {
+  async updateHeaders(id: string, body: UpdateHeadersConfigDto): Promise<HeadersConfigDto> {
     const headers = body.custom_headers;
     const text = Object.keys(headers).length ? JSON.stringify(headers) : '';
     await this.updateRouter(id, { custom_headers: text }, 'headers');
     return { id, custom_headers: headers };
   }
 
-  async updatePriority(
-    id: string,
-    body: UpdatePriorityConfigDto,
-  ): Promise<{ id: string; router_priority: number }> {
+  async updatePriority(id: string, body: UpdatePriorityConfigDto): Promise<PriorityConfigDto> {
     const priority = body.router_priority;
     await this.updateRouter(id, { router_priority: priority }, 'priority');
     return { id, router_priority: priority };
