@@ -1,5 +1,6 @@
 import { Body, Query, Type } from '@nestjs/common';
 import { ApiPropertyOptions } from '@nestjs/swagger';
+import { commaList } from '../common/comma-list';
 import { issue, SHOWN_ISSUES, ValidationIssue } from '../common/errors';
 import {
   absent,
@@ -59,18 +60,11 @@ export const CommaList = (api: ApiPropertyOptions, pattern: RegExp, noun: string
     (value, _body, at) => {
       if (absent(value)) return [];
       if (typeof value !== 'string') return fail(at, 'must be a string');
-      const bad = splitList(value).find((entry) => !pattern.test(entry));
+      const bad = commaList(value).find((entry) => !pattern.test(entry));
       return bad === undefined ? [] : fail(at, `"${bad}" is not a valid ${noun}`, 'invalid_value');
     },
     optional,
   );
-
-export function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
 
 const isInteger = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value);

@@ -30,14 +30,19 @@ import { parseJsonObject } from '../json-text';
 import { RoutingResource } from './resource.entity';
 import { ResourceFilter, ResourceRepository } from './resource.repository';
 import { RoutingEvents } from '../routing-events';
-import { splitList } from '../routing-validation';
+import { commaList } from '../../common/comma-list';
 
 const DEFAULT_LINK_PRIORITY = 200;
 export const DEFAULT_ROUTER_PRIORITY = 200;
 
+/** By id (code-unit order). */
+export function byId<T extends { id: string }>(a: T, b: T): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** Middlewares in execution order: higher priority first, ties by id. */
 export function byExecutionOrder<T extends { priority: number; id: string }>(a: T, b: T): number {
-  return b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return b.priority - a.priority || byId(a, b);
 }
 
 /** `/api/resources`: resources come from the data source; the API assigns and configures them. */
@@ -210,7 +215,7 @@ export class ResourcesService {
 
   /** A checked comma list as stored: trimmed entries, or `fallback` when there are none. */
   private static list(value: string | undefined, fallback: string): string {
-    return splitList(value ?? '').join(',') || fallback;
+    return commaList(value).join(',') || fallback;
   }
 
   async updateHttp(id: string, body: UpdateHttpConfigDto): Promise<HttpConfigDto> {

@@ -1,7 +1,8 @@
+import { commaList } from '../../common/comma-list';
 import { ValidationIssue } from '../../common/errors';
 import { middlewareIssues, serviceIssues, serviceProtocol } from '../definitions/definition-types';
 import { canonical, parseJsonObject } from '../json-text';
-import { byExecutionOrder, DEFAULT_ROUTER_PRIORITY } from '../resources/resources.service';
+import { byExecutionOrder, byId, DEFAULT_ROUTER_PRIORITY } from '../resources/resources.service';
 
 type Json = Record<string, unknown>;
 
@@ -69,10 +70,7 @@ function tcpRouterName(resourceId: string): string {
 }
 
 function list(value: string | null, fallback: string): string[] {
-  const entries = (value ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
+  const entries = commaList(value);
   return entries.length ? entries : [fallback];
 }
 
@@ -98,7 +96,7 @@ function validRows(
   onInvalidRow: BuildOptions['onInvalidRow'],
 ): Map<string, { type: string; config: Json }> {
   const valid = new Map<string, { type: string; config: Json }>();
-  for (const row of [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const row of [...rows].sort(byId)) {
     const config = parseJsonObject(row.config);
     const issues = issuesOf(row.type, config);
     if (issues.length) onInvalidRow?.({ kind, id: row.id, reason: describe(issues) });
@@ -139,9 +137,7 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
   for (const [id, { type, config }] of services)
     (serviceProtocol(type, config) === 'tcp' ? tcpServices : httpServices)[id] = { [type]: config };
 
-  const active = snapshot.resources
-    .filter((r) => r.status === 'active')
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const active = snapshot.resources.filter((r) => r.status === 'active').sort(byId);
 
   for (const resource of active) {
     const chain: string[] = [];
@@ -165,7 +161,7 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
     };
     const priority = resource.router_priority ?? DEFAULT_ROUTER_PRIORITY;
     const tls: Json = { certResolver: options.certResolver };
-    const sans = list(resource.tls_domains, '').filter(Boolean);
+    const sans = commaList(resource.tls_domains);
     if (sans.length) tls.domains = [{ main: resource.host, sans }];
     const router: Json = {
       entryPoints: list(resource.entrypoints, 'websecure'),
@@ -193,15 +189,13 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
     }
   }
 
-  const document: TraefikDocument = {};
-  const http: Json = {};
-  if (Object.keys(httpMiddlewares).length) http.middlewares = httpMiddlewares;
-  if (Object.keys(httpRouters).length) http.routers = httpRouters;
-  if (Object.keys(httpServices).length) http.services = httpServices;
-  if (Object.keys(http).length) document.http = http;
-  const tcp: Json = {};
-  if (Object.keys(tcpRouters).length) tcp.routers = tcpRouters;
-  if (Object.keys(tcpServices).length) tcp.services = tcpServices;
-  if (Object.keys(tcp).length) document.tcp = tcp;
-  return canonical(document);
+  const http = filled({ middlewares: httpMiddlewares, routers: httpRouters, services: httpServices });
+  const tcp = filled({ routers: tcpRouters, services: tcpServices });
+  return canonical<TraefikDocument>({ ...(http && { http }), ...(tcp && { tcp }) });
+}
+
+/** The sections that hold something, or undefined when none does (the document leaves empty ones out). */
+function filled<T extends Record<string, Json>>(sections: T): Partial<T> | undefined {
+  const kept = Object.entries(sections).filter(([, section]) => Object.keys(section).length > 0);
+  return kept.length ? (Object.fromEntries(kept) as Partial<T>) : undefined;
 }
