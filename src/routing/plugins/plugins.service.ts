@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, normalize } from 'node:path';
 import { AllowedDirectories, OUTSIDE_ALLOWED } from '../../common/allowed-directories';
 import { BadRequestError, issue, NotFoundError, ValidationError } from '../../common/errors';
 import { KeyedMutex } from '../../common/keyed-mutex';
+import { replaceFileSync } from '../../common/paths';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
 import { Catalogue, PluginCatalogue } from './plugin-catalogue.service';
@@ -86,12 +87,11 @@ export class PluginsService {
     if (!target) throw refuse(`path leads ${OUTSIDE_ALLOWED} through a symbolic link`);
     const existing = await lstat(target).catch(() => undefined);
     if (existing && !existing.isFile()) throw refuse('path exists and is not a regular file');
-    mkdirSync(this.settings.configDir, { recursive: true });
-    const temp = `${this.settingsFile}.tmp-${process.pid}`;
-    writeFileSync(temp, `${JSON.stringify({ traefik_static_config_path: path }, null, 2)}\n`, {
-      mode: 0o600,
-    });
-    renameSync(temp, this.settingsFile);
+    replaceFileSync(
+      this.settingsFile,
+      `${JSON.stringify({ traefik_static_config_path: path }, null, 2)}\n`,
+      0o600,
+    );
     this.storedPath = path;
     this.events.publish('plugins.configpath.updated', { path });
     return {

@@ -20,6 +20,9 @@ interface SyncResult {
   disabled: string[];
 }
 
+/** The lists of a SyncResult: what a sync did, and to which resources. */
+const CHANGES = ['added', 'updated', 'reactivated', 'disabled'] as const;
+
 /**
  * Polls the active data source and mirrors its routers into `resources`: new → active, vanished →
  * disabled (assignments kept), returning → active again. Matching is by exact id only.
@@ -92,18 +95,10 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     let routers: DiscoveredRouter[];
     try {
       routers = await fetchRouters(config, this.settings.fetchTimeoutMs);
-    } catch (error) {
-      this.logger.warn({
-        msg: 'data source fetch failed; resources unchanged',
-        source: name,
-        err: describeFetchError(error),
-      });
-      this.lastSync = {
-        source: name,
-        at: new Date().toISOString(),
-        ok: false,
-        error: describeFetchError(error),
-      };
+    } catch (fetchError) {
+      const error = describeFetchError(fetchError);
+      this.logger.warn({ msg: 'data source fetch failed; resources unchanged', source: name, err: error });
+      this.lastSync = { source: name, at: new Date().toISOString(), ok: false, error };
       return null;
     }
     if (this.stopped) return null;
@@ -157,25 +152,19 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       const vanished = [...existing.values()]
         .filter((r) => r.status === 'active' && !discovered.has(r.id))
         .map((r) => r.id);
-      if (vanished.length) {
-        await this.resources.disable(vanished, manager);
-      }
+      if (vanished.length) await this.resources.disable(vanished, manager);
       outcome.disabled = vanished.sort();
       return outcome;
     });
+    const counts = Object.fromEntries(CHANGES.map((change) => [change, result[change].length]));
     this.lastSync = {
       source: name,
       at: new Date().toISOString(),
       ok: true,
       routers: routers.length,
-      added: result.added.length,
-      updated: result.updated.length,
-      reactivated: result.reactivated.length,
-      disabled: result.disabled.length,
+      ...counts,
     };
-    if (result.added.length || result.updated.length || result.reactivated.length || result.disabled.length) {
-      this.events.publish('resources.synced', { ...result });
-    }
+    if (CHANGES.some((change) => counts[change] > 0)) this.events.publish('resources.synced', { ...result });
     return result;
   }
 
