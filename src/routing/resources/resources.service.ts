@@ -100,14 +100,21 @@ export class ResourcesService {
     return resource;
   }
 
-  /** Every mutation of a disabled resource is refused (v3 wording per action). */
-  private async findActive(manager: EntityManager, id: string, refusal: string): Promise<RoutingResource> {
-    const resource = await this.find(manager, id);
-    if (resource.status === 'disabled') throw new BadRequestError(refusal);
-    return resource;
-  }
-
-  private changed(id: string, change: string): void {
+  /**
+   * Changes an active resource in one transaction, then announces what changed. A disabled resource is
+   * refused in v3's words for the action (`Cannot <action> a disabled resource`).
+   */
+  private async changeActive(
+    id: string,
+    change: string,
+    action: string,
+    work: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const resource = await this.find(manager, id);
+      if (resource.status === 'disabled') throw new BadRequestError(`Cannot ${action} a disabled resource`);
+      await work(manager);
+    });
     this.events.publish('resource.updated', { id, change });
   }
 
@@ -128,18 +135,13 @@ export class ResourcesService {
   }
 
   async assignMiddleware(id: string, body: AssignMiddlewareDto): Promise<MiddlewareAssignedDto> {
-    const { middleware_id: middlewareId, priority } = ResourcesService.link(body);
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
-      if (!(await this.definitions.exists(MIDDLEWARE_KIND, middlewareId, manager)))
+    const { middleware_id, priority } = ResourcesService.link(body);
+    await this.changeActive(id, 'middlewares', 'assign middleware to', async (manager) => {
+      if (!(await this.definitions.exists(MIDDLEWARE_KIND, middleware_id, manager)))
         throw new NotFoundError('Middleware not found');
-      await this.resources.linkMiddleware(
-        { resource_id: id, middleware_id: middlewareId, priority },
-        manager,
-      );
+      await this.resources.linkMiddleware({ resource_id: id, middleware_id, priority }, manager);
     });
-    this.changed(id, 'middlewares');
-    return { resource_id: id, middleware_id: middlewareId, priority };
+    return { resource_id: id, middleware_id, priority };
   }
 
   /** Unknown middleware ids are skipped as in v3, and listed in `skipped`. */
@@ -147,8 +149,7 @@ export class ResourcesService {
     const entries = body.middlewares.map((entry) => ResourcesService.link(entry));
     const assigned: { middleware_id: string; priority: number }[] = [];
     const skipped: string[] = [];
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
+    await this.changeActive(id, 'middlewares', 'assign middleware to', async (manager) => {
       for (const entry of entries) {
         if (!(await this.definitions.exists(MIDDLEWARE_KIND, entry.middleware_id, manager))) {
           skipped.push(entry.middleware_id);
@@ -158,17 +159,14 @@ export class ResourcesService {
         assigned.push(entry);
       }
     });
-    this.changed(id, 'middlewares');
     return { resource_id: id, middlewares: assigned, skipped };
   }
 
   async removeMiddleware(id: string, middlewareId: string): Promise<MessageDto> {
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot remove middleware from a disabled resource');
+    await this.changeActive(id, 'middlewares', 'remove middleware from', async (manager) => {
       if (!(await this.resources.unlinkMiddleware(id, middlewareId, manager)))
         throw new NotFoundError('Resource middleware relationship not found');
     });
-    this.changed(id, 'middlewares');
     return { message: 'Middleware removed from resource successfully' };
   }
 
@@ -182,35 +180,26 @@ export class ResourcesService {
   }
 
   /** One service per resource: assigning replaces the previous one. */
-  async assignService(id: string, body: AssignServiceDto): Promise<ServiceAssignedDto> {
-    const serviceId = body.service_id;
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot assign service to a disabled resource');
-      if (!(await this.definitions.exists(SERVICE_KIND, serviceId, manager)))
+  async assignService(id: string, { service_id }: AssignServiceDto): Promise<ServiceAssignedDto> {
+    await this.changeActive(id, 'service', 'assign service to', async (manager) => {
+      if (!(await this.definitions.exists(SERVICE_KIND, service_id, manager)))
         throw new NotFoundError('Service not found');
-      await this.resources.setService(id, serviceId, manager);
+      await this.resources.setService(id, service_id, manager);
     });
-    this.changed(id, 'service');
-    return { resource_id: id, service_id: serviceId };
+    return { resource_id: id, service_id };
   }
 
   async removeService(id: string): Promise<MessageDto> {
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot remove service from a disabled resource');
+    await this.changeActive(id, 'service', 'remove service from', async (manager) => {
       if (!(await this.resources.clearService(id, manager)))
         throw new NotFoundError('Resource service relationship not found');
     });
-    this.changed(id, 'service');
     return { message: 'Service removed from resource successfully' };
   }
 
   /** Validated router settings, written to an active resource. */
   private async updateRouter(id: string, values: Partial<RoutingResource>, change: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot update a disabled resource');
-      await this.resources.update(id, values, manager);
-    });
-    this.changed(id, change);
+    await this.changeActive(id, change, 'update', (manager) => this.resources.update(id, values, manager));
   }
 
   /** A checked comma list as stored: trimmed entries, or `fallback` when there are none. */
