@@ -8,75 +8,55 @@ import {
 } from './dto/save-definition.dto';
 import { RoutingBody } from '../routing-validation';
 import { RoutingController, RoutingOperation } from '../routing-operation';
-import { MIDDLEWARE_KIND, SERVICE_KIND } from './definition.repository';
+import { DefinitionKind, MIDDLEWARE_KIND, SERVICE_KIND } from './definition.repository';
 import { DefinitionsService } from './definitions.service';
 
-@RoutingController('routing: middlewares', 'api/middlewares')
-export class MiddlewaresController {
-  constructor(private readonly definitions: DefinitionsService) {}
+/**
+ * `/api/middlewares` and `/api/services`: the same five operations on one kind of definition, whose
+ * body class `Save` holds the rules of that kind's configs.
+ */
+function definitionsController(kind: DefinitionKind, Save: typeof SaveDefinitionDto) {
+  const path = `${kind.subject}s`;
 
-  @Get()
-  @RoutingOperation('middlewares.list', [DefinitionDto])
-  list(): Promise<DefinitionDto[]> {
-    return this.definitions.list(MIDDLEWARE_KIND);
-  }
+  @RoutingController(`routing: ${path}`, `api/${path}`)
+  class DefinitionsController {
+    constructor(readonly definitions: DefinitionsService) {}
 
-  @Post()
-  @RoutingOperation('middlewares.create', DefinitionDto, { body: SaveDefinitionDto, status: 201 })
-  create(@RoutingBody() body: SaveMiddlewareDto): Promise<DefinitionDto> {
-    return this.definitions.create(MIDDLEWARE_KIND, body);
-  }
+    @Get()
+    @RoutingOperation(`${path}.list`, [DefinitionDto])
+    list(): Promise<DefinitionDto[]> {
+      return this.definitions.list(kind);
+    }
 
-  @Get(':id')
-  @RoutingOperation('middlewares.get', DefinitionDto)
-  get(@Param('id') id: string): Promise<DefinitionDto> {
-    return this.definitions.get(MIDDLEWARE_KIND, id);
-  }
+    @Post()
+    @RoutingOperation(`${path}.create`, DefinitionDto, { body: SaveDefinitionDto, status: 201 })
+    create(@RoutingBody({ as: Save }) body: SaveDefinitionDto): Promise<DefinitionDto> {
+      return this.definitions.create(kind, body);
+    }
 
-  @Put(':id')
-  @RoutingOperation('middlewares.update', DefinitionDto, { body: SaveDefinitionDto })
-  update(@Param('id') id: string, @RoutingBody() body: SaveMiddlewareDto): Promise<DefinitionDto> {
-    return this.definitions.update(MIDDLEWARE_KIND, id, body);
-  }
+    @Get(':id')
+    @RoutingOperation(`${path}.get`, DefinitionDto)
+    get(@Param('id') id: string): Promise<DefinitionDto> {
+      return this.definitions.get(kind, id);
+    }
 
-  @Delete(':id')
-  @RoutingOperation('middlewares.delete', MessageDto)
-  remove(@Param('id') id: string): Promise<MessageDto> {
-    return this.definitions.remove(MIDDLEWARE_KIND, id);
+    @Put(':id')
+    @RoutingOperation(`${path}.update`, DefinitionDto, { body: SaveDefinitionDto })
+    update(
+      @Param('id') id: string,
+      @RoutingBody({ as: Save }) body: SaveDefinitionDto,
+    ): Promise<DefinitionDto> {
+      return this.definitions.update(kind, id, body);
+    }
+
+    @Delete(':id')
+    @RoutingOperation(`${path}.delete`, MessageDto)
+    remove(@Param('id') id: string): Promise<MessageDto> {
+      return this.definitions.remove(kind, id);
+    }
   }
+  return DefinitionsController;
 }
 
-@RoutingController('routing: services', 'api/services')
-export class ServicesController {
-  constructor(private readonly definitions: DefinitionsService) {}
-
-  @Get()
-  @RoutingOperation('services.list', [DefinitionDto])
-  list(): Promise<DefinitionDto[]> {
-    return this.definitions.list(SERVICE_KIND);
-  }
-
-  @Post()
-  @RoutingOperation('services.create', DefinitionDto, { body: SaveDefinitionDto, status: 201 })
-  create(@RoutingBody() body: SaveServiceDto): Promise<DefinitionDto> {
-    return this.definitions.create(SERVICE_KIND, body);
-  }
-
-  @Get(':id')
-  @RoutingOperation('services.get', DefinitionDto)
-  get(@Param('id') id: string): Promise<DefinitionDto> {
-    return this.definitions.get(SERVICE_KIND, id);
-  }
-
-  @Put(':id')
-  @RoutingOperation('services.update', DefinitionDto, { body: SaveDefinitionDto })
-  update(@Param('id') id: string, @RoutingBody() body: SaveServiceDto): Promise<DefinitionDto> {
-    return this.definitions.update(SERVICE_KIND, id, body);
-  }
-
-  @Delete(':id')
-  @RoutingOperation('services.delete', MessageDto)
-  remove(@Param('id') id: string): Promise<MessageDto> {
-    return this.definitions.remove(SERVICE_KIND, id);
-  }
-}
+export const MiddlewaresController = definitionsController(MIDDLEWARE_KIND, SaveMiddlewareDto);
+export const ServicesController = definitionsController(SERVICE_KIND, SaveServiceDto);
