@@ -2,8 +2,6 @@ import { issue, ValidationIssue } from '../../common/errors';
 import { MIDDLEWARE_TYPES, missingFields, schemaDefinition, SERVICE_TYPES } from '../definition-rules';
 import { schemaIssues } from '../traefik-schema';
 
-export { serviceProtocol } from '../definition-rules';
-
 type Config = Record<string, unknown>;
 
 type Kind = 'middlewares' | 'services';

@@ -62,13 +62,12 @@ export class PluginsService {
 
   getConfigPath(): ConfigPathDto {
     const path = this.configPath();
-    if (!path)
-      return {
-        path: '',
-        message:
-          'No Traefik static configuration path is set: set one with PUT /api/plugins/configpath or KEEL_MM_TRAEFIK_STATIC_CONFIG_PATH.',
-      };
-    return { path };
+    if (path) return { path };
+    return {
+      path: '',
+      message:
+        'No Traefik static configuration path is set: set one with PUT /api/plugins/configpath or KEEL_MM_TRAEFIK_STATIC_CONFIG_PATH.',
+    };
   }
 
   async setConfigPath({ path: value }: SetConfigPathDto): Promise<ConfigPathDto> {

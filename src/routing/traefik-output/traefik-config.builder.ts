@@ -1,6 +1,7 @@
 import { commaList } from '../../common/comma-list';
 import { ValidationIssue } from '../../common/errors';
-import { middlewareIssues, serviceIssues, serviceProtocol } from '../definitions/definition-types';
+import { serviceProtocol } from '../definition-rules';
+import { middlewareIssues, serviceIssues } from '../definitions/definition-types';
 import { canonical, parseJsonObject } from '../json-text';
 import { byExecutionOrder, byId, DEFAULT_ROUTER_PRIORITY } from '../resources/resources.service';
 

@@ -27,9 +27,8 @@ function objects(body: unknown): TraefikObjectDto[] {
         status: typeof o.status === 'string' ? o.status : 'unknown',
         errors: strings(o.error),
       };
-      if (typeof o.type === 'string') object.type = o.type;
-      if (typeof o.rule === 'string') object.rule = o.rule;
-      if (typeof o.service === 'string') object.service = o.service;
+      for (const field of ['type', 'rule', 'service'] as const)
+        if (typeof o[field] === 'string') object[field] = o[field];
       if (Array.isArray(o.middlewares)) object.middlewares = strings(o.middlewares);
       return object;
     })
