@@ -49,10 +49,8 @@ export class TcpConfigDto {
 
 export class HeadersConfigDto {
   @ApiProperty() id: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) custom_headers: Record<
-    string,
-    string
-  >;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  custom_headers: Record<string, string>;
 }
 
 export class PriorityConfigDto {

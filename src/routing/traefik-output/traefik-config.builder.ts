@@ -3,6 +3,7 @@ import { ValidationIssue } from '../../common/errors';
 import { serviceProtocol } from '../definition-rules';
 import { middlewareIssues, serviceIssues } from '../definitions/definition-types';
 import { canonical, parseJsonObject } from '../json-text';
+import type { RoutingResource } from '../resources/resource.entity';
 import { byExecutionOrder, byId, DEFAULT_ROUTER_PRIORITY } from '../resources/resources.service';
 
 type Json = Record<string, unknown>;
@@ -13,20 +14,10 @@ export interface DefinitionRow {
   config: string;
 }
 
-export interface ResourceRow {
-  id: string;
-  host: string;
-  service_id: string;
+/** The columns of a resource the generator reads. */
+type ResourceRow = Omit<RoutingResource, 'org_id' | 'site_id' | 'status' | 'created_at' | 'updated_at'> & {
   status: string;
-  entrypoints: string | null;
-  tls_domains: string | null;
-  tcp_enabled: number | null;
-  tcp_entrypoints: string | null;
-  tcp_sni_rule: string | null;
-  custom_headers: string | null;
-  router_priority: number | null;
-  source_type: string | null;
-}
+};
 
 /** Everything the generator reads, straight from the five tables. */
 export interface RoutingSnapshot {
