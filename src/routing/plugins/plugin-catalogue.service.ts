@@ -5,22 +5,11 @@ import { guardedGet } from '../../common/guarded-fetch';
 import { KEEL_SETTINGS } from '../../common/settings';
 import type { KeelSettings } from '../../common/settings';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
+import type { PluginDto } from './dto/plugin.dto';
 import type { RoutingSettings } from '../middleware-manager.settings';
 
 /** One catalogue entry, with middleware-manager v3's field names (`plugin/plugins.json`). */
-export interface CataloguePlugin {
-  displayName: string;
-  type: string;
-  iconPath: string;
-  import: string;
-  summary: string;
-  author?: string;
-  version?: string;
-  tested_with?: string;
-  stars?: number;
-  homepage?: string;
-  docs?: string;
-}
+export type CataloguePlugin = Omit<PluginDto, 'isInstalled' | 'installedVersion' | 'key' | 'inCatalogue'>;
 
 export interface Catalogue {
   plugins: CataloguePlugin[];

@@ -118,10 +118,9 @@ export class PluginsService {
     const catalogue = await this.catalogue.load();
     let declared: DeclaredPlugin[] = [];
     try {
-      // As v3: a missing, unreadable or unset file only means nothing is shown as installed.
       declared = (await TraefikStaticConfig.read(await this.configFile())).plugins();
     } catch {
-      declared = [];
+      // As v3: a missing, unreadable or unset file only means nothing is shown as installed.
     }
     const byKey = new Map(declared.map((d) => [d.key, d]));
     const plugins: PluginDto[] = catalogue.plugins.map((plugin) => {
