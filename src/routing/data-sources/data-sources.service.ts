@@ -75,11 +75,8 @@ export class DataSourcesService {
   /** Probes the source's router endpoint; an empty body tests the stored settings of `name`. */
   async test(name: string, body: DataSourceDto | undefined): Promise<DataSourceChangedDto> {
     const stored = this.store.read().data_sources[name];
-    let config: DataSourceConfig;
-    if (!body) {
-      if (!stored) throw new NotFoundError(`data source not found: ${name}`);
-      config = stored;
-    } else config = DataSourcesService.source(body, stored);
+    if (!body && !stored) throw new NotFoundError(`data source not found: ${name}`);
+    const config = body ? DataSourcesService.source(body, stored) : stored;
     try {
       await fetchJson(config, this.settings.fetchTimeoutMs);
     } catch (error) {

@@ -48,9 +48,7 @@ export function describeEvent(event: GlobalEnvelope): string {
 
 /** A unified diff of two YAML texts, and the lines it adds and removes. */
 function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: string) {
-  const patch = structuredPatch(fromLabel, toLabel, before, after, '', '', {
-    context: 3,
-  });
+  const patch = structuredPatch(fromLabel, toLabel, before, after, '', '', { context: 3 });
   let added = 0;
   let removed = 0;
   const lines = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];

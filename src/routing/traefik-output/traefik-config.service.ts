@@ -66,13 +66,8 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   /** The HTTP-provider document, cached between changes (see SERVED_MAX_AGE_MS). */
   forHttpProvider(): Promise<TraefikDocument> {
     const now = Date.now();
-    if (
-      this.served &&
-      this.served.generation === this.generation &&
-      now - this.served.at < SERVED_MAX_AGE_MS
-    ) {
-      return this.served.document;
-    }
+    const served = this.served;
+    if (served?.generation === this.generation && now - served.at < SERVED_MAX_AGE_MS) return served.document;
     const document = this.build('http');
     this.served = { generation: this.generation, at: now, document };
     document.catch(() => (this.served = undefined));
