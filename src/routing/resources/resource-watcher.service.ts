@@ -152,7 +152,7 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       const vanished = [...existing.values()]
         .filter((r) => r.status === 'active' && !discovered.has(r.id))
         .map((r) => r.id);
-      if (vanished.length) await this.resources.disable(vanished, manager);
+      if (vanished.length) await this.resources.update(vanished, { status: 'disabled' }, manager);
       outcome.disabled = vanished.sort();
       return outcome;
     });
@@ -199,9 +199,8 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       wanted.map((m) => m.id),
       manager,
     );
-    for (const { id } of wanted.filter((m) => !known.has(m.id))) {
+    for (const { id } of wanted.filter((m) => !known.has(m.id)))
       this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
-    }
     return resourceIds.flatMap((resource_id) =>
       wanted
         .filter((m) => known.has(m.id))
