@@ -37,8 +37,7 @@ export class DefinitionsService {
   }
 
   async create(kind: DefinitionKind, body: SaveDefinitionDto): Promise<DefinitionDto> {
-    const values = DefinitionsService.values(body);
-    const row = { id: hexId(), ...values };
+    const row = { id: hexId(), ...DefinitionsService.values(body) };
     await this.definitions.insert(kind, row);
     const view = definitionView(row);
     this.events.publish(`${kind.subject}.created`, { [kind.subject]: view });
