@@ -227,16 +227,14 @@ export class ResourcesService {
     return { id, tcp_enabled: enabled, tcp_entrypoints, tcp_sni_rule };
   }
 
-  async updateHeaders(id: string, body: UpdateHeadersConfigDto): Promise<HeadersConfigDto> {
-    const headers = body.custom_headers;
-    const text = Object.keys(headers).length ? JSON.stringify(headers) : '';
+  async updateHeaders(id: string, { custom_headers }: UpdateHeadersConfigDto): Promise<HeadersConfigDto> {
+    const text = Object.keys(custom_headers).length ? JSON.stringify(custom_headers) : '';
     await this.updateRouter(id, { custom_headers: text }, 'headers');
-    return { id, custom_headers: headers };
+    return { id, custom_headers };
   }
 
-  async updatePriority(id: string, body: UpdatePriorityConfigDto): Promise<PriorityConfigDto> {
-    const priority = body.router_priority;
-    await this.updateRouter(id, { router_priority: priority }, 'priority');
-    return { id, router_priority: priority };
+  async updatePriority(id: string, { router_priority }: UpdatePriorityConfigDto): Promise<PriorityConfigDto> {
+    await this.updateRouter(id, { router_priority }, 'priority');
+    return { id, router_priority };
   }
 }

@@ -57,10 +57,6 @@ export function httpRouterName(resourceId: string): string {
   return resourceId.endsWith('-auth') ? resourceId : `${resourceId}-auth`;
 }
 
-function tcpRouterName(resourceId: string): string {
-  return `${resourceId}-tcp`;
-}
-
 function list(value: string | null, fallback: string): string[] {
   const entries = commaList(value);
   return entries.length ? entries : [fallback];
@@ -171,7 +167,7 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
         custom && serviceProtocol(custom.type, custom.config) === 'tcp'
           ? `${assigned}@${own}`
           : defaultService(true);
-      tcpRouters[tcpRouterName(resource.id)] = {
+      tcpRouters[`${resource.id}-tcp`] = {
         entryPoints: list(resource.tcp_entrypoints, 'tcp'),
         priority,
         rule: resource.tcp_sni_rule?.trim() || `HostSNI(\`${resource.host}\`)`,
