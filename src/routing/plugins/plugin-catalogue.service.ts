@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { assetPath } from '../../common/assets';
 import { guardedGet } from '../../common/guarded-fetch';
 import { KEEL_SETTINGS } from '../../common/settings';
+import { isJsonObject } from '../../common/validation/request-fields';
 import type { KeelSettings } from '../../common/settings';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { PluginDto } from './dto/plugin.dto';
@@ -43,9 +44,8 @@ const TEXT_FIELDS = [
 function parseCatalogue(document: unknown): CataloguePlugin[] {
   if (!Array.isArray(document)) throw new Error('the catalogue is not a JSON array');
   const plugins: CataloguePlugin[] = [];
-  for (const entry of document.slice(0, MAX_ENTRIES)) {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
-    const raw = entry as Record<string, unknown>;
+  for (const raw of document.slice(0, MAX_ENTRIES)) {
+    if (!isJsonObject(raw)) continue;
     if (typeof raw.import !== 'string' || raw.import.length > 300 || !MODULE_NAME.test(raw.import)) continue;
     const plugin: CataloguePlugin = {
       displayName: '',
