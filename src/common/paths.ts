@@ -1,7 +1,18 @@
-import { constants } from 'node:fs';
+import { constants, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+
+/**
+ * Replaces `path` whole (a temporary file beside it, then renamed over it: a reader sees the old file or
+ * the new one, never half), creating its directory when missing.
+ */
+export function replaceFileSync(path: string, text: string, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.tmp-${process.pid}`;
+  writeFileSync(temp, text, { mode });
+  renameSync(temp, path);
+}
 
 /** True when `path` is `root` or below it (both absolute and normalised). */
 export function isInside(root: string, path: string): boolean {

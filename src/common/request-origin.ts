@@ -38,10 +38,14 @@ export function fromOwnPage(req: IncomingMessage): boolean {
   const fetchSite = req.headers['sec-fetch-site'];
   if (fetchSite !== undefined) return fetchSite === 'same-origin' || fetchSite === 'none';
   const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  if (origin === 'null' || !req.headers.host) return false;
+  return origin === undefined || isHostOrigin(origin, req.headers.host);
+}
+
+/** Whether `origin` is the origin of the server a request's `Host` names (`Origin` and `Host` agree). */
+function isHostOrigin(origin: string, host: string | undefined): boolean {
+  if (origin === 'null' || !host) return false;
   try {
-    return new URL(origin).host === req.headers.host.toLowerCase();
+    return new URL(origin).host === host.toLowerCase();
   } catch {
     return false;
   }
@@ -99,14 +103,7 @@ export class OriginPolicy {
       if (fetchSite === undefined) return undefined;
       return `Cross-site request refused (Sec-Fetch-Site: ${String(fetchSite).slice(0, 40)}, no Origin)`;
     }
-    if (this.trusts(origin)) return undefined;
-    if (req.headers.host && origin !== 'null') {
-      try {
-        if (new URL(origin).host === req.headers.host.toLowerCase()) return undefined;
-      } catch {
-        // not a URL: not the server's own origin
-      }
-    }
+    if (this.trusts(origin) || isHostOrigin(origin, req.headers.host)) return undefined;
     return `Cross-site request refused: origin ${origin.slice(0, 200)} is not allowed (allowed: this server, loopback pages and KEEL_CORS)`;
   }
 

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { allowedRoots } from './allowed-directories';
+import { commaList } from './comma-list';
 import { AssistantSettings, loadAssistantSettings } from '../assistant/assistant-settings';
 import { IngestionSettings, loadIngestionSettings } from '../memory/ingestion-settings';
 import { loadRoutingSettings, RoutingSettings } from '../routing/middleware-manager.settings';
@@ -81,13 +82,6 @@ function flag(argv: string[], name: string): string | undefined {
   return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
 }
 
-function list(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
-
 function milliseconds(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
@@ -138,14 +132,14 @@ export function loadSettings(
     throw new Error(`KEEL_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const serverPassword = env.KEEL_SERVER_PASSWORD ?? env.OPENCODE_SERVER_PASSWORD ?? undefined;
-  const apiKeys = list(env.KEEL_API_KEYS);
+  const apiKeys = commaList(env.KEEL_API_KEYS);
   if (!isLoopback(host) && (!serverPassword || apiKeys.length === 0)) {
     throw new Error(
       `Refusing to listen on ${host}: set KEEL_SERVER_PASSWORD and KEEL_API_KEYS to bind outside loopback`,
     );
   }
   const dataDir = resolve(env.KEEL_DATA_DIR ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'keel'));
-  const allowed = list(env.KEEL_ALLOWED_DIRECTORIES).map((d) => resolve(d));
+  const allowed = commaList(env.KEEL_ALLOWED_DIRECTORIES).map((d) => resolve(d));
   return {
     host,
     port,
@@ -157,8 +151,8 @@ export function loadSettings(
     consoleSessionHours: hours(env.KEEL_CONSOLE_SESSION_HOURS, 12, 'KEEL_CONSOLE_SESSION_HOURS'),
     apiKeys,
     logLevel,
-    corsOrigins: [...list(env.KEEL_CORS), ...list(flag(argv, 'cors'))],
-    allowedHosts: list(env.KEEL_ALLOWED_HOSTS),
+    corsOrigins: [...commaList(env.KEEL_CORS), ...commaList(flag(argv, 'cors'))],
+    allowedHosts: commaList(env.KEEL_ALLOWED_HOSTS),
     trustProxy: env.KEEL_TRUST_PROXY || undefined,
     publicUrl: publicUrl(env.KEEL_PUBLIC_URL),
     allowedDirectories: allowedRoots(allowed.length > 0 ? allowed : [homedir(), process.cwd()]),

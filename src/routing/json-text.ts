@@ -1,11 +1,11 @@
+import { isJsonObject } from '../common/validation/request-fields';
+
 /** Reads a JSON object column; v3 answers `{}` for text that does not parse. */
 export function parseJsonObject(text: string | null | undefined): Record<string, unknown> {
   if (!text) return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
+    return isJsonObject(value) ? value : {};
   } catch {
     return {};
   }

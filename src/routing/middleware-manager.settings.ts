@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { commaList } from '../common/comma-list';
 
 /** Operator settings of the routing manager, read from the environment (README "Routing manager"). */
 export interface RoutingSettings {
@@ -38,15 +39,11 @@ function seconds(value: string | undefined, fallback: number, name: string): num
 }
 
 function parseDefaultMiddlewares(value: string | undefined): { id: string; priority: number }[] {
-  return (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [id, priority] = entry.split(':');
-      const n = Number(priority);
-      return { id: id.trim(), priority: priority !== undefined && Number.isInteger(n) && n > 0 ? n : 200 };
-    });
+  return commaList(value).map((entry) => {
+    const [id, priority] = entry.split(':');
+    const n = Number(priority);
+    return { id: id.trim(), priority: priority !== undefined && Number.isInteger(n) && n > 0 ? n : 200 };
+  });
 }
 
 function count(value: string | undefined, fallback: number, name: string): number {

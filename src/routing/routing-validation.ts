@@ -1,5 +1,6 @@
-import { Body, Query, Type } from '@nestjs/common';
+import { ArgumentMetadata, Body, Query, Type } from '@nestjs/common';
 import { ApiPropertyOptions } from '@nestjs/swagger';
+import { commaList } from '../common/comma-list';
 import { issue, SHOWN_ISSUES, ValidationIssue } from '../common/errors';
 import {
   absent,
@@ -59,18 +60,11 @@ export const CommaList = (api: ApiPropertyOptions, pattern: RegExp, noun: string
     (value, _body, at) => {
       if (absent(value)) return [];
       if (typeof value !== 'string') return fail(at, 'must be a string');
-      const bad = splitList(value).find((entry) => !pattern.test(entry));
+      const bad = commaList(value).find((entry) => !pattern.test(entry));
       return bad === undefined ? [] : fail(at, `"${bad}" is not a valid ${noun}`, 'invalid_value');
     },
     optional,
   );
-
-export function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
 
 const isInteger = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value);
@@ -154,19 +148,29 @@ export const WholeNumber = (api: ApiPropertyOptions, max: number) =>
     true,
   );
 
+interface RoutingPipeOptions {
+  /** No body, or `{}`, reaches the handler as `undefined`. */
+  emptyAllowed?: boolean;
+  /** The DTO class to check against instead of the parameter's (a controller made for several kinds). */
+  as?: Type<object>;
+}
+
 /**
  * Checks a routing request body or query against its DTO class and hands the handler the typed
  * instance; a bad request becomes the routing surface's 400 (`{code, message}` naming each field).
- * `emptyAllowed`: no body, or `{}`, reaches the handler as `undefined`.
  */
 export class RoutingValidationPipe extends RequestValidationPipe {
-  constructor(options: { emptyAllowed?: boolean } = {}) {
-    super(options);
+  constructor(private readonly routing: RoutingPipeOptions = {}) {
+    super(routing);
+  }
+
+  override transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    return super.transform(value, { ...metadata, metatype: this.routing.as ?? metadata.metatype });
   }
 }
 
 /** The request body, checked against the parameter's DTO class. */
-export const RoutingBody = (options?: { emptyAllowed?: boolean }): ParameterDecorator =>
+export const RoutingBody = (options?: RoutingPipeOptions): ParameterDecorator =>
   Body(new RoutingValidationPipe(options));
 
 /** The query string, checked against the parameter's DTO class. */

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { KEEL_SETTINGS, KeelSettings } from '../common/settings';
 import { DataSourceStore } from './data-sources/data-source.store';
 import { DataSourcesController } from './data-sources/data-sources.controller';
@@ -7,11 +6,7 @@ import { DataSourcesService } from './data-sources/data-sources.service';
 import { MiddlewaresController, ServicesController } from './definitions/definitions.controller';
 import { DefinitionRepository } from './definitions/definition.repository';
 import { DefinitionsService } from './definitions/definitions.service';
-import { RoutingMiddleware } from './definitions/middleware.entity';
 import { ROUTING_SETTINGS } from './middleware-manager.settings';
-import { RoutingResourceMiddleware } from './resources/resource-middleware.entity';
-import { RoutingResourceService } from './resources/resource-service.entity';
-import { RoutingResource } from './resources/resource.entity';
 import { ResourceRepository } from './resources/resource.repository';
 import { ResourceWatcher } from './resources/resource-watcher.service';
 import { ResourcesController } from './resources/resources.controller';
@@ -20,26 +15,14 @@ import { PluginCatalogue } from './plugins/plugin-catalogue.service';
 import { PluginsController } from './plugins/plugins.controller';
 import { PluginsService } from './plugins/plugins.service';
 import { RoutingEvents } from './routing-events';
-import { RoutingService } from './definitions/service.entity';
 import { TraefikConfigController } from './traefik-output/traefik-config.controller';
 import { TraefikConfigService } from './traefik-output/traefik-config.service';
-import { TraefikConfigGeneration } from './traefik-output/traefik-config-generation.entity';
 import { TraefikConfigHistory } from './traefik-output/traefik-config-history.service';
 import { TraefikGenerationRepository } from './traefik-output/traefik-generation.repository';
 import { TraefikStatusService } from './traefik-output/traefik-status.service';
 
 /** The Traefik middleware manager (middleware-manager v3 drop-in): `/api/*` and `/health`. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([
-      RoutingMiddleware,
-      RoutingService,
-      RoutingResource,
-      RoutingResourceMiddleware,
-      RoutingResourceService,
-      TraefikConfigGeneration,
-    ]),
-  ],
   controllers: [
     MiddlewaresController,
     ServicesController,

@@ -5,10 +5,5 @@ import { Column } from 'typeorm';
 // that would not parse, and the API never returns timestamps.
 const timestamp = { type: Date, default: () => 'CURRENT_TIMESTAMP', nullable: true, select: false } as const;
 
-export function CreatedAtColumn(): PropertyDecorator {
-  return Column({ ...timestamp });
-}
-
-export function UpdatedAtColumn(): PropertyDecorator {
-  return Column({ ...timestamp });
-}
+export const CreatedAtColumn = (): PropertyDecorator => Column({ ...timestamp });
+export const UpdatedAtColumn = CreatedAtColumn;

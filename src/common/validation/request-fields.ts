@@ -176,11 +176,6 @@ function orderWithUnknown(rules: FieldRules, fields: Record<string, unknown>, un
   return [...Object.keys(fields).flatMap((key): [string, undefined][] => (declared(key) ? [] : [[key, undefined]])), ...rules];
 }
 
-/** Nested request objects are checked by their own class's rules, under the field's path. */
-export function nestedIssues(dto: Type<object>, value: unknown, at: Path): ValidationIssue[] {
-  return checkRequest(dto, value, at).issues;
-}
-
 const PLAIN_TYPES: unknown[] = [String, Number, Boolean, Object, Array];
 
 interface RequestPipeOptions {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFileSync } from '../../common/paths';
 import { DataSourceConfig } from './data-source.client';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
@@ -34,18 +35,14 @@ export class DataSourceStore {
   }
 
   private defaults(): Record<string, DataSourceConfig> {
-    const noAuth = () => ({ username: '', password: '' });
+    const seeded = (type: DataSourceConfig['type'], url = PLACEHOLDER_URLS[type]): DataSourceConfig => ({
+      type,
+      url,
+      basic_auth: { username: '', password: '' },
+    });
     return {
-      pangolin: {
-        type: 'pangolin',
-        url: this.settings.pangolinUrl ?? PLACEHOLDER_URLS.pangolin,
-        basic_auth: noAuth(),
-      },
-      traefik: {
-        type: 'traefik',
-        url: this.settings.traefikUrl ?? PLACEHOLDER_URLS.traefik,
-        basic_auth: noAuth(),
-      },
+      pangolin: seeded('pangolin', this.settings.pangolinUrl),
+      traefik: seeded('traefik', this.settings.traefikUrl),
     };
   }
 
@@ -93,10 +90,7 @@ export class DataSourceStore {
     const saved: DataSourceFile = { active_data_source: next.active_data_source, data_sources: {} };
     for (const name of Object.keys(next.data_sources).sort())
       if (this.configured.has(name)) saved.data_sources[name] = next.data_sources[name];
-    mkdirSync(this.settings.configDir, { recursive: true });
-    const temp = `${this.file}.tmp-${process.pid}`;
-    writeFileSync(temp, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, this.file);
+    replaceFileSync(this.file, `${JSON.stringify(saved, null, 2)}\n`, 0o600);
     this.cached = next;
   }
 

@@ -1,54 +1,45 @@
-import { Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import { DataSourceDto, SetActiveDataSourceDto } from './dto/data-source.dto';
 import { ActiveDataSourceDto, DataSourceChangedDto, DataSourceListDto } from '../dto/routing-responses.dto';
 import { DataSourcesService } from './data-sources.service';
 import { RoutingBody } from '../routing-validation';
+import { RoutingController, RoutingOperation } from '../routing-operation';
 
-@ApiTags('routing: data sources')
-@ApiBasicAuth('basic')
-@Controller('api/datasource')
+@RoutingController('routing: data sources', 'api/datasource')
 export class DataSourcesController {
   constructor(private readonly dataSources: DataSourcesService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'datasource.list', description: 'Passwords masked' })
-  @ApiResponse({ status: 200, type: DataSourceListDto })
+  @RoutingOperation('datasource.list', DataSourceListDto, { description: 'Passwords masked' })
   list(): DataSourceListDto {
     return this.dataSources.list();
   }
 
   @Get('active')
-  @ApiOperation({ operationId: 'datasource.active', description: 'Password masked' })
-  @ApiResponse({ status: 200, type: ActiveDataSourceDto })
+  @RoutingOperation('datasource.active', ActiveDataSourceDto, { description: 'Password masked' })
   active(): ActiveDataSourceDto {
     return this.dataSources.active();
   }
 
   @Put('active')
-  @ApiOperation({ operationId: 'datasource.setActive' })
-  @ApiBody({ type: SetActiveDataSourceDto })
-  @ApiResponse({ status: 200, type: DataSourceChangedDto })
+  @RoutingOperation('datasource.setActive', DataSourceChangedDto, { body: SetActiveDataSourceDto })
   setActive(@RoutingBody() body: SetActiveDataSourceDto): DataSourceChangedDto {
     return this.dataSources.setActive(body);
   }
 
   @Put(':name')
-  @ApiOperation({ operationId: 'datasource.update' })
-  @ApiBody({ type: DataSourceDto })
-  @ApiResponse({ status: 200, type: DataSourceChangedDto })
+  @RoutingOperation('datasource.update', DataSourceChangedDto, { body: DataSourceDto })
   update(@Param('name') name: string, @RoutingBody() body: DataSourceDto): DataSourceChangedDto {
     return this.dataSources.update(name, body);
   }
 
   @Post(':name/test')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'datasource.test',
+  @RoutingOperation('datasource.test', DataSourceChangedDto, {
     description: 'Empty body: test the stored settings of :name',
   })
   @ApiBody({ type: DataSourceDto, required: false })
-  @ApiResponse({ status: 200, type: DataSourceChangedDto })
   test(
     @Param('name') name: string,
     @RoutingBody({ emptyAllowed: true }) body?: DataSourceDto,

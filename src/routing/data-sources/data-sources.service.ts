@@ -5,8 +5,9 @@ import { DataSourceStore } from './data-source.store';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
 import { baseUrl, DataSourceDto, SetActiveDataSourceDto } from './dto/data-source.dto';
-import { LastSync, ResourceWatcher } from '../resources/resource-watcher.service';
+import { ResourceWatcher } from '../resources/resource-watcher.service';
 import { RoutingEvents } from '../routing-events';
+import { ActiveDataSourceDto, DataSourceChangedDto, DataSourceListDto } from '../dto/routing-responses.dto';
 
 const PASSWORD_MASK = '••••••••';
 
@@ -28,20 +29,20 @@ export class DataSourcesService {
     @Inject(ROUTING_SETTINGS) private readonly settings: RoutingSettings,
   ) {}
 
-  list(): { active_source: string; sources: Record<string, DataSourceConfig> } {
+  list(): DataSourceListDto {
     const file = this.store.read();
     const sources: Record<string, DataSourceConfig> = {};
     for (const name of Object.keys(file.data_sources).sort()) sources[name] = masked(file.data_sources[name]);
     return { active_source: file.active_data_source, sources };
   }
 
-  active(): { name: string; config: DataSourceConfig; last_sync: LastSync | null } {
+  active(): ActiveDataSourceDto {
     const { name, config } = this.store.active();
     const last = this.watcher.lastSync;
     return { name, config: masked(config), last_sync: last?.source === name ? last : null };
   }
 
-  setActive({ name }: SetActiveDataSourceDto): { message: string; name: string } {
+  setActive({ name }: SetActiveDataSourceDto): DataSourceChangedDto {
     if (!this.store.read().data_sources[name]) throw new BadRequestError(`data source not found: ${name}`);
     this.store.activate(name);
     this.events.publish('datasource.activated', { name });
@@ -62,7 +63,7 @@ export class DataSourcesService {
     };
   }
 
-  update(name: string, body: DataSourceDto): { message: string; name: string; config: DataSourceConfig } {
+  update(name: string, body: DataSourceDto): DataSourceChangedDto {
     const file = this.store.read();
     const config = DataSourcesService.source(body, file.data_sources[name]);
     this.store.saveSource(name, config);
@@ -72,13 +73,10 @@ export class DataSourcesService {
   }
 
   /** Probes the source's router endpoint; an empty body tests the stored settings of `name`. */
-  async test(name: string, body: DataSourceDto | undefined): Promise<{ message: string; name: string }> {
+  async test(name: string, body: DataSourceDto | undefined): Promise<DataSourceChangedDto> {
     const stored = this.store.read().data_sources[name];
-    let config: DataSourceConfig;
-    if (!body) {
-      if (!stored) throw new NotFoundError(`data source not found: ${name}`);
-      config = stored;
-    } else config = DataSourcesService.source(body, stored);
+    if (!body && !stored) throw new NotFoundError(`data source not found: ${name}`);
+    const config = body ? DataSourcesService.source(body, stored) : stored;
     try {
       await fetchJson(config, this.settings.fetchTimeoutMs);
     } catch (error) {

@@ -1,10 +1,7 @@
 import { issue, ValidationIssue } from '../../common/errors';
+import { isJsonObject } from '../../common/validation/request-fields';
 import { MIDDLEWARE_TYPES, missingFields, schemaDefinition, SERVICE_TYPES } from '../definition-rules';
 import { schemaIssues } from '../traefik-schema';
-
-export { serviceProtocol } from '../definition-rules';
-
-type Config = Record<string, unknown>;
 
 type Kind = 'middlewares' | 'services';
 const TYPES: Record<Kind, readonly string[]> = { middlewares: MIDDLEWARE_TYPES, services: SERVICE_TYPES };
@@ -19,15 +16,13 @@ function definitionIssues(kind: Kind, type: string, config: unknown): Validation
         'invalid_value',
       ),
     ];
-  if (config === null || typeof config !== 'object' || Array.isArray(config))
-    return [issue(['config'], 'must be a JSON object', 'invalid_type')];
-  const body = config as Config;
-  if (kind === 'middlewares' && type === 'plugin' && Object.keys(body).length !== 1)
+  if (!isJsonObject(config)) return [issue(['config'], 'must be a JSON object', 'invalid_type')];
+  if (kind === 'middlewares' && type === 'plugin' && Object.keys(config).length !== 1)
     return [issue(['config'], 'must name exactly one plugin: {"<pluginName>": {…}}', 'invalid_value')];
-  const required = missingFields(kind, type, body).map(({ field, message }) =>
+  const required = missingFields(kind, type, config).map(({ field, message }) =>
     issue(['config', field], message, 'required'),
   );
-  return required.length ? required : schemaIssues(schemaDefinition(kind, type, body), body, ['config']);
+  return required.length ? required : schemaIssues(schemaDefinition(kind, type, config), config, ['config']);
 }
 
 export const middlewareIssues = (type: string, config: unknown) =>

@@ -5,17 +5,10 @@ import { ConflictError, NotFoundError } from '../../common/errors';
 import { hexId } from '../../common/ids';
 import { canonical, parseJsonObject } from '../json-text';
 import { DefinitionKind, DefinitionRepository, DefinitionRow } from './definition.repository';
-import { SaveDefinitionDto } from './dto/save-definition.dto';
+import { DefinitionDto, MessageDto, SaveDefinitionDto } from './dto/save-definition.dto';
 import { RoutingEvents } from '../routing-events';
 
-export interface DefinitionView {
-  id: string;
-  name: string;
-  type: string;
-  config: Record<string, unknown>;
-}
-
-export function definitionView(row: DefinitionRow): DefinitionView {
+export function definitionView(row: DefinitionRow): DefinitionDto {
   return { id: row.id, name: row.name, type: row.type, config: parseJsonObject(row.config) };
 }
 
@@ -28,11 +21,11 @@ export class DefinitionsService {
     private readonly events: RoutingEvents,
   ) {}
 
-  async list(kind: DefinitionKind): Promise<DefinitionView[]> {
+  async list(kind: DefinitionKind): Promise<DefinitionDto[]> {
     return (await this.definitions.list(kind)).map(definitionView);
   }
 
-  async get(kind: DefinitionKind, id: string): Promise<DefinitionView> {
+  async get(kind: DefinitionKind, id: string): Promise<DefinitionDto> {
     const row = await this.definitions.find(kind, id);
     if (!row) throw new NotFoundError(`${kind.label} not found`);
     return definitionView(row);
@@ -43,16 +36,15 @@ export class DefinitionsService {
     return { name, type, config: JSON.stringify(canonical(config)) };
   }
 
-  async create(kind: DefinitionKind, body: SaveDefinitionDto): Promise<DefinitionView> {
-    const values = DefinitionsService.values(body);
-    const row = { id: hexId(), ...values };
+  async create(kind: DefinitionKind, body: SaveDefinitionDto): Promise<DefinitionDto> {
+    const row = { id: hexId(), ...DefinitionsService.values(body) };
     await this.definitions.insert(kind, row);
     const view = definitionView(row);
     this.events.publish(`${kind.subject}.created`, { [kind.subject]: view });
     return view;
   }
 
-  async update(kind: DefinitionKind, id: string, body: SaveDefinitionDto): Promise<DefinitionView> {
+  async update(kind: DefinitionKind, id: string, body: SaveDefinitionDto): Promise<DefinitionDto> {
     const values = DefinitionsService.values(body);
     if (!(await this.definitions.update(kind, id, values)))
       throw new NotFoundError(`${kind.label} not found`);
@@ -62,7 +54,7 @@ export class DefinitionsService {
   }
 
   /** Refused with 409 while any resource (active or disabled) uses it. */
-  async remove(kind: DefinitionKind, id: string): Promise<{ message: string }> {
+  async remove(kind: DefinitionKind, id: string): Promise<MessageDto> {
     await this.db.transaction(async (manager) => {
       if (!(await this.definitions.exists(kind, id, manager)))
         throw new NotFoundError(`${kind.label} not found`);

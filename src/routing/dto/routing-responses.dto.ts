@@ -49,10 +49,8 @@ export class TcpConfigDto {
 
 export class HeadersConfigDto {
   @ApiProperty() id: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) custom_headers: Record<
-    string,
-    string
-  >;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  custom_headers: Record<string, string>;
 }
 
 export class PriorityConfigDto {
@@ -70,7 +68,8 @@ export class DataSourceListDto {
   sources: Record<string, DataSourceDto>;
 }
 
-class LastSyncDto {
+/** The outcome of this process's latest poll of the active source, as `GET /api/datasource/active` shows it. */
+export class LastSyncDto {
   @ApiProperty() source: string;
   @ApiProperty({ description: 'ISO time the poll finished' }) at: string;
   @ApiProperty() ok: boolean;

@@ -3,24 +3,14 @@ import { readFileSync } from 'node:fs';
 import { assetPath } from '../../common/assets';
 import { guardedGet } from '../../common/guarded-fetch';
 import { KEEL_SETTINGS } from '../../common/settings';
+import { isJsonObject } from '../../common/validation/request-fields';
 import type { KeelSettings } from '../../common/settings';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
+import type { PluginDto } from './dto/plugin.dto';
 import type { RoutingSettings } from '../middleware-manager.settings';
 
 /** One catalogue entry, with middleware-manager v3's field names (`plugin/plugins.json`). */
-export interface CataloguePlugin {
-  displayName: string;
-  type: string;
-  iconPath: string;
-  import: string;
-  summary: string;
-  author?: string;
-  version?: string;
-  tested_with?: string;
-  stars?: number;
-  homepage?: string;
-  docs?: string;
-}
+export type CataloguePlugin = Omit<PluginDto, 'isInstalled' | 'installedVersion' | 'key' | 'inCatalogue'>;
 
 export interface Catalogue {
   plugins: CataloguePlugin[];
@@ -54,9 +44,8 @@ const TEXT_FIELDS = [
 function parseCatalogue(document: unknown): CataloguePlugin[] {
   if (!Array.isArray(document)) throw new Error('the catalogue is not a JSON array');
   const plugins: CataloguePlugin[] = [];
-  for (const entry of document.slice(0, MAX_ENTRIES)) {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
-    const raw = entry as Record<string, unknown>;
+  for (const raw of document.slice(0, MAX_ENTRIES)) {
+    if (!isJsonObject(raw)) continue;
     if (typeof raw.import !== 'string' || raw.import.length > 300 || !MODULE_NAME.test(raw.import)) continue;
     const plugin: CataloguePlugin = {
       displayName: '',

@@ -1,5 +1,5 @@
-import { Controller, Delete, Get, HttpCode, Post, Put, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Delete, Get, HttpCode, Post, Put, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {
   ConfigPathDto,
@@ -12,6 +12,7 @@ import {
 } from './dto/plugin.dto';
 import { PluginsService } from './plugins.service';
 import { RoutingBody } from '../routing-validation';
+import { RoutingController, RoutingOperation } from '../routing-operation';
 
 const CATALOGUE_HEADERS = {
   'X-Plugin-Catalogue-Source': {
@@ -29,9 +30,7 @@ function headerText(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
 }
 
-@ApiTags('routing: plugins')
-@ApiBasicAuth('basic')
-@Controller('api/plugins')
+@RoutingController('routing: plugins', 'api/plugins')
 export class PluginsController {
   constructor(private readonly plugins: PluginsService) {}
 
@@ -50,23 +49,19 @@ export class PluginsController {
   }
 
   @Get('configpath')
-  @ApiOperation({
-    operationId: 'plugins.configPath',
+  @RoutingOperation('plugins.configPath', ConfigPathDto, {
     description: 'The Traefik static configuration file the hub edits',
   })
-  @ApiResponse({ status: 200, type: ConfigPathDto })
   configPath(): ConfigPathDto {
     return this.plugins.getConfigPath();
   }
 
   @Put('configpath')
-  @ApiOperation({
-    operationId: 'plugins.setConfigPath',
+  @RoutingOperation('plugins.setConfigPath', ConfigPathDto, {
+    body: SetConfigPathDto,
     description:
       'Sets and saves (unlike v3, it survives a restart) the Traefik static configuration path: an absolute .yml/.yaml path whose directory exists inside KEEL_ALLOWED_DIRECTORIES; the file itself may not exist yet.',
   })
-  @ApiBody({ type: SetConfigPathDto })
-  @ApiResponse({ status: 200, type: ConfigPathDto })
   @ApiResponse({ status: 400, type: RoutingErrorDto, description: 'The message names the field (path)' })
   setConfigPath(@RoutingBody() body: SetConfigPathDto): Promise<ConfigPathDto> {
     return this.plugins.setConfigPath(body);
@@ -74,13 +69,11 @@ export class PluginsController {
 
   @Post('install')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'plugins.install',
+  @RoutingOperation('plugins.install', PluginChangedDto, {
+    body: InstallPluginDto,
     description:
       'Declares experimental.plugins.<key>: {moduleName, version} in the Traefik static configuration (created when absent), written atomically with its comments and other content kept. Installing an installed plugin changes its version. Traefik must be restarted to load it.',
   })
-  @ApiBody({ type: InstallPluginDto })
-  @ApiResponse({ status: 200, type: PluginChangedDto })
   @ApiResponse({
     status: 400,
     type: RoutingErrorDto,
@@ -96,12 +89,10 @@ export class PluginsController {
   }
 
   @Delete('remove')
-  @ApiOperation({
-    operationId: 'plugins.remove',
+  @RoutingOperation('plugins.remove', PluginChangedDto, {
+    body: RemovePluginDto,
     description: 'Removes the plugin from experimental.plugins (and emptied sections), written atomically.',
   })
-  @ApiBody({ type: RemovePluginDto })
-  @ApiResponse({ status: 200, type: PluginChangedDto })
   @ApiResponse({
     status: 400,
     type: RoutingErrorDto,

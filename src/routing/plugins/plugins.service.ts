@@ -1,25 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, normalize } from 'node:path';
 import { AllowedDirectories, OUTSIDE_ALLOWED } from '../../common/allowed-directories';
 import { BadRequestError, issue, NotFoundError, ValidationError } from '../../common/errors';
 import { KeyedMutex } from '../../common/keyed-mutex';
+import { replaceFileSync } from '../../common/paths';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
-import { Catalogue, CataloguePlugin, PluginCatalogue } from './plugin-catalogue.service';
-import { InstallPluginDto, RemovePluginDto, SetConfigPathDto, VERSION } from './dto/plugin.dto';
+import { Catalogue, PluginCatalogue } from './plugin-catalogue.service';
+import {
+  ConfigPathDto,
+  InstallPluginDto,
+  PluginChangedDto,
+  PluginDto,
+  RemovePluginDto,
+  SetConfigPathDto,
+  VERSION,
+} from './dto/plugin.dto';
 import { RoutingEvents } from '../routing-events';
 import { DeclaredPlugin, pluginKey, TraefikStaticConfig } from './traefik-static-config';
-
-interface PluginWithStatus extends CataloguePlugin {
-  isInstalled: boolean;
-  installedVersion?: string;
-  /** The `experimental.plugins` key, which a `plugin` middleware names. */
-  key: string;
-  /** False for a plugin declared in the file but absent from the catalogue. */
-  inCatalogue: boolean;
-}
 
 const SETTINGS_FILE = 'plugin-hub.json';
 
@@ -60,18 +60,17 @@ export class PluginsService {
     return this.storedPath ?? this.settings.traefikStaticConfigPath;
   }
 
-  getConfigPath(): { path: string; message?: string } {
+  getConfigPath(): ConfigPathDto {
     const path = this.configPath();
-    if (!path)
-      return {
-        path: '',
-        message:
-          'No Traefik static configuration path is set: set one with PUT /api/plugins/configpath or KEEL_MM_TRAEFIK_STATIC_CONFIG_PATH.',
-      };
-    return { path };
+    if (path) return { path };
+    return {
+      path: '',
+      message:
+        'No Traefik static configuration path is set: set one with PUT /api/plugins/configpath or KEEL_MM_TRAEFIK_STATIC_CONFIG_PATH.',
+    };
   }
 
-  async setConfigPath({ path: value }: SetConfigPathDto): Promise<{ message: string; path: string }> {
+  async setConfigPath({ path: value }: SetConfigPathDto): Promise<ConfigPathDto> {
     const refuse = (message: string) =>
       new ValidationError([issue(['path'], message, 'invalid_value')], { path: value });
     if (value.includes('\0')) throw refuse('path must not contain NUL characters');
@@ -87,12 +86,11 @@ export class PluginsService {
     if (!target) throw refuse(`path leads ${OUTSIDE_ALLOWED} through a symbolic link`);
     const existing = await lstat(target).catch(() => undefined);
     if (existing && !existing.isFile()) throw refuse('path exists and is not a regular file');
-    mkdirSync(this.settings.configDir, { recursive: true });
-    const temp = `${this.settingsFile}.tmp-${process.pid}`;
-    writeFileSync(temp, `${JSON.stringify({ traefik_static_config_path: path }, null, 2)}\n`, {
-      mode: 0o600,
-    });
-    renameSync(temp, this.settingsFile);
+    replaceFileSync(
+      this.settingsFile,
+      `${JSON.stringify({ traefik_static_config_path: path }, null, 2)}\n`,
+      0o600,
+    );
     this.storedPath = path;
     this.events.publish('plugins.configpath.updated', { path });
     return {
@@ -116,17 +114,16 @@ export class PluginsService {
     return real;
   }
 
-  async list(): Promise<{ plugins: PluginWithStatus[]; catalogue: Catalogue }> {
+  async list(): Promise<{ plugins: PluginDto[]; catalogue: Catalogue }> {
     const catalogue = await this.catalogue.load();
     let declared: DeclaredPlugin[] = [];
     try {
-      // As v3: a missing, unreadable or unset file only means nothing is shown as installed.
       declared = (await TraefikStaticConfig.read(await this.configFile())).plugins();
     } catch {
-      declared = [];
+      // As v3: a missing, unreadable or unset file only means nothing is shown as installed.
     }
     const byKey = new Map(declared.map((d) => [d.key, d]));
-    const plugins: PluginWithStatus[] = catalogue.plugins.map((plugin) => {
+    const plugins: PluginDto[] = catalogue.plugins.map((plugin) => {
       const key = PluginsService.declaredKey(declared, plugin.import) ?? pluginKey(plugin.import);
       const installed = byKey.get(key);
       byKey.delete(key);
@@ -164,9 +161,7 @@ export class PluginsService {
     );
   }
 
-  async install(
-    body: InstallPluginDto,
-  ): Promise<{ message: string; key: string; moduleName: string; version: string; path: string }> {
+  async install(body: InstallPluginDto): Promise<PluginChangedDto> {
     const moduleName = body.moduleName.trim();
     let version = body.version?.trim() || undefined;
     if (!version) {
@@ -196,9 +191,7 @@ export class PluginsService {
     };
   }
 
-  async remove(
-    body: RemovePluginDto,
-  ): Promise<{ message: string; key: string; moduleName: string; path: string }> {
+  async remove(body: RemovePluginDto): Promise<PluginChangedDto> {
     const moduleName = body.moduleName.trim();
     const file = await this.configFile();
     const key = await this.writes.run(file, async () => {

@@ -10,6 +10,7 @@ import { RoutingResource } from './resource.entity';
 import { ResourceRepository } from './resource.repository';
 import { DEFAULT_ROUTER_PRIORITY } from './resources.service';
 import { RoutingEvents } from '../routing-events';
+import { LastSyncDto } from '../dto/routing-responses.dto';
 
 interface SyncResult {
   source: string;
@@ -19,21 +20,8 @@ interface SyncResult {
   disabled: string[];
 }
 
-/** The outcome of this process's latest poll of the active source, as `GET /api/datasource/active` shows it. */
-export interface LastSync {
-  source: string;
-  /** ISO time the poll finished. */
-  at: string;
-  ok: boolean;
-  /** Why the fetch failed (ok false). */
-  error?: string;
-  /** Routers the source listed (ok true). */
-  routers?: number;
-  added?: number;
-  updated?: number;
-  reactivated?: number;
-  disabled?: number;
-}
+/** The lists of a SyncResult: what a sync did, and to which resources. */
+const CHANGES = ['added', 'updated', 'reactivated', 'disabled'] as const;
 
 /**
  * Polls the active data source and mirrors its routers into `resources`: new → active, vanished →
@@ -48,7 +36,7 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
   /** The unconfigured source last reported, so the notice is logged once, not every tick. */
   private reportedUnconfigured?: string;
   /** Per process: each replica polls on its own. */
-  lastSync: LastSync | null = null;
+  lastSync: LastSyncDto | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -107,18 +95,10 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
     let routers: DiscoveredRouter[];
     try {
       routers = await fetchRouters(config, this.settings.fetchTimeoutMs);
-    } catch (error) {
-      this.logger.warn({
-        msg: 'data source fetch failed; resources unchanged',
-        source: name,
-        err: describeFetchError(error),
-      });
-      this.lastSync = {
-        source: name,
-        at: new Date().toISOString(),
-        ok: false,
-        error: describeFetchError(error),
-      };
+    } catch (fetchError) {
+      const error = describeFetchError(fetchError);
+      this.logger.warn({ msg: 'data source fetch failed; resources unchanged', source: name, err: error });
+      this.lastSync = { source: name, at: new Date().toISOString(), ok: false, error };
       return null;
     }
     if (this.stopped) return null;
@@ -172,25 +152,19 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       const vanished = [...existing.values()]
         .filter((r) => r.status === 'active' && !discovered.has(r.id))
         .map((r) => r.id);
-      if (vanished.length) {
-        await this.resources.disable(vanished, manager);
-      }
+      if (vanished.length) await this.resources.update(vanished, { status: 'disabled' }, manager);
       outcome.disabled = vanished.sort();
       return outcome;
     });
+    const counts = Object.fromEntries(CHANGES.map((change) => [change, result[change].length]));
     this.lastSync = {
       source: name,
       at: new Date().toISOString(),
       ok: true,
       routers: routers.length,
-      added: result.added.length,
-      updated: result.updated.length,
-      reactivated: result.reactivated.length,
-      disabled: result.disabled.length,
+      ...counts,
     };
-    if (result.added.length || result.updated.length || result.reactivated.length || result.disabled.length) {
-      this.events.publish('resources.synced', { ...result });
-    }
+    if (CHANGES.some((change) => counts[change] > 0)) this.events.publish('resources.synced', { ...result });
     return result;
   }
 
@@ -225,9 +199,8 @@ export class ResourceWatcher implements OnApplicationBootstrap, OnModuleDestroy 
       wanted.map((m) => m.id),
       manager,
     );
-    for (const { id } of wanted.filter((m) => !known.has(m.id))) {
+    for (const { id } of wanted.filter((m) => !known.has(m.id)))
       this.logger.warn({ msg: 'default middleware not found; not attached', middleware: id });
-    }
     return resourceIds.flatMap((resource_id) =>
       wanted
         .filter((m) => known.has(m.id))

@@ -113,22 +113,17 @@ export class ResourceRepository {
     await this.insertInChunks(RoutingResourceMiddleware, links, manager);
   }
 
-  /** Sets `values` and stamps `updated_at`. */
-  async update(id: string, values: Partial<RoutingResource>, manager: EntityManager): Promise<void> {
+  /** Sets `values` on one resource or several, and stamps `updated_at`. */
+  async update(
+    ids: string | string[],
+    values: Partial<RoutingResource>,
+    manager: EntityManager,
+  ): Promise<void> {
     await manager
       .createQueryBuilder()
       .update(RoutingResource)
       .set({ ...values, updated_at: () => 'CURRENT_TIMESTAMP' })
-      .where('id = :id', { id })
-      .execute();
-  }
-
-  async disable(ids: string[], manager: EntityManager): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(RoutingResource)
-      .set({ status: 'disabled', updated_at: () => 'CURRENT_TIMESTAMP' })
-      .where({ id: In(ids) })
+      .where({ id: In(typeof ids === 'string' ? [ids] : ids) })
       .execute();
   }
 

@@ -1,5 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { AssignMiddlewareDto, AssignMiddlewaresDto, AssignServiceDto } from './dto/assign-middleware.dto';
 import { ResourceDto } from './dto/resource.dto';
 import {
@@ -23,43 +22,36 @@ import {
 } from './dto/update-router.dto';
 import { ResourcesService } from './resources.service';
 import { RoutingBody, RoutingQuery } from '../routing-validation';
+import { RoutingController, RoutingOperation } from '../routing-operation';
 import { ListResourcesQueryDto } from './dto/list-resources.dto';
 
-@ApiTags('routing: resources')
-@ApiBasicAuth('basic')
-@Controller('api/resources')
+@RoutingController('routing: resources', 'api/resources')
 export class ResourcesController {
   constructor(private readonly resources: ResourcesService) {}
 
   @Get()
-  @ApiOperation({
-    operationId: 'resources.list',
+  @RoutingOperation('resources.list', [ResourceDto], {
     description: 'Always an array; all statuses unless ?status= is given',
   })
-  @ApiResponse({ status: 200, type: [ResourceDto] })
   list(@RoutingQuery() query: ListResourcesQueryDto): Promise<ResourceDto[]> {
     return this.resources.list(query);
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'resources.get' })
-  @ApiResponse({ status: 200, type: ResourceDto })
+  @RoutingOperation('resources.get', ResourceDto)
   get(@Param('id') id: string): Promise<ResourceDto> {
     return this.resources.get(id);
   }
 
   @Delete(':id')
-  @ApiOperation({ operationId: 'resources.delete', description: 'Only disabled resources' })
-  @ApiResponse({ status: 200, type: MessageDto })
+  @RoutingOperation('resources.delete', MessageDto, { description: 'Only disabled resources' })
   remove(@Param('id') id: string): Promise<MessageDto> {
     return this.resources.remove(id);
   }
 
   @Post(':id/middlewares')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'resources.assignMiddleware' })
-  @ApiBody({ type: AssignMiddlewareDto })
-  @ApiResponse({ status: 200, type: MiddlewareAssignedDto })
+  @RoutingOperation('resources.assignMiddleware', MiddlewareAssignedDto, { body: AssignMiddlewareDto })
   assignMiddleware(
     @Param('id') id: string,
     @RoutingBody() body: AssignMiddlewareDto,
@@ -69,9 +61,7 @@ export class ResourcesController {
 
   @Post(':id/middlewares/bulk')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'resources.assignMiddlewares' })
-  @ApiBody({ type: AssignMiddlewaresDto })
-  @ApiResponse({ status: 200, type: MiddlewaresAssignedDto })
+  @RoutingOperation('resources.assignMiddlewares', MiddlewaresAssignedDto, { body: AssignMiddlewaresDto })
   assignMiddlewares(
     @Param('id') id: string,
     @RoutingBody() body: AssignMiddlewaresDto,
@@ -80,8 +70,7 @@ export class ResourcesController {
   }
 
   @Delete(':id/middlewares/:middlewareId')
-  @ApiOperation({ operationId: 'resources.removeMiddleware' })
-  @ApiResponse({ status: 200, type: MessageDto })
+  @RoutingOperation('resources.removeMiddleware', MessageDto)
   removeMiddleware(
     @Param('id') id: string,
     @Param('middlewareId') middlewareId: string,
@@ -90,56 +79,44 @@ export class ResourcesController {
   }
 
   @Get(':id/service')
-  @ApiOperation({ operationId: 'resources.getService' })
-  @ApiResponse({ status: 200, type: ResourceServiceDto })
+  @RoutingOperation('resources.getService', ResourceServiceDto)
   getService(@Param('id') id: string): Promise<ResourceServiceDto> {
     return this.resources.getService(id);
   }
 
   @Post(':id/service')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'resources.assignService' })
-  @ApiBody({ type: AssignServiceDto })
-  @ApiResponse({ status: 200, type: ServiceAssignedDto })
+  @RoutingOperation('resources.assignService', ServiceAssignedDto, { body: AssignServiceDto })
   assignService(@Param('id') id: string, @RoutingBody() body: AssignServiceDto): Promise<ServiceAssignedDto> {
     return this.resources.assignService(id, body);
   }
 
   @Delete(':id/service')
-  @ApiOperation({ operationId: 'resources.removeService' })
-  @ApiResponse({ status: 200, type: MessageDto })
+  @RoutingOperation('resources.removeService', MessageDto)
   removeService(@Param('id') id: string): Promise<MessageDto> {
     return this.resources.removeService(id);
   }
 
   @Put(':id/config/http')
-  @ApiOperation({ operationId: 'resources.updateHttpConfig' })
-  @ApiBody({ type: UpdateHttpConfigDto })
-  @ApiResponse({ status: 200, type: HttpConfigDto })
+  @RoutingOperation('resources.updateHttpConfig', HttpConfigDto, { body: UpdateHttpConfigDto })
   updateHttp(@Param('id') id: string, @RoutingBody() body: UpdateHttpConfigDto): Promise<HttpConfigDto> {
     return this.resources.updateHttp(id, body);
   }
 
   @Put(':id/config/tls')
-  @ApiOperation({ operationId: 'resources.updateTlsConfig' })
-  @ApiBody({ type: UpdateTlsConfigDto })
-  @ApiResponse({ status: 200, type: TlsConfigDto })
+  @RoutingOperation('resources.updateTlsConfig', TlsConfigDto, { body: UpdateTlsConfigDto })
   updateTls(@Param('id') id: string, @RoutingBody() body: UpdateTlsConfigDto): Promise<TlsConfigDto> {
     return this.resources.updateTls(id, body);
   }
 
   @Put(':id/config/tcp')
-  @ApiOperation({ operationId: 'resources.updateTcpConfig' })
-  @ApiBody({ type: UpdateTcpConfigDto })
-  @ApiResponse({ status: 200, type: TcpConfigDto })
+  @RoutingOperation('resources.updateTcpConfig', TcpConfigDto, { body: UpdateTcpConfigDto })
   updateTcp(@Param('id') id: string, @RoutingBody() body: UpdateTcpConfigDto): Promise<TcpConfigDto> {
     return this.resources.updateTcp(id, body);
   }
 
   @Put(':id/config/headers')
-  @ApiOperation({ operationId: 'resources.updateHeadersConfig' })
-  @ApiBody({ type: UpdateHeadersConfigDto })
-  @ApiResponse({ status: 200, type: HeadersConfigDto })
+  @RoutingOperation('resources.updateHeadersConfig', HeadersConfigDto, { body: UpdateHeadersConfigDto })
   updateHeaders(
     @Param('id') id: string,
     @RoutingBody() body: UpdateHeadersConfigDto,
@@ -148,9 +125,7 @@ export class ResourcesController {
   }
 
   @Put(':id/config/priority')
-  @ApiOperation({ operationId: 'resources.updatePriorityConfig' })
-  @ApiBody({ type: UpdatePriorityConfigDto })
-  @ApiResponse({ status: 200, type: PriorityConfigDto })
+  @RoutingOperation('resources.updatePriorityConfig', PriorityConfigDto, { body: UpdatePriorityConfigDto })
   updatePriority(
     @Param('id') id: string,
     @RoutingBody() body: UpdatePriorityConfigDto,

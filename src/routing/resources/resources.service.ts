@@ -13,19 +13,36 @@ import {
   UpdateTlsConfigDto,
 } from './dto/update-router.dto';
 import { DefinitionRepository, MIDDLEWARE_KIND, SERVICE_KIND } from '../definitions/definition.repository';
-import { definitionView, DefinitionView } from '../definitions/definitions.service';
+import { definitionView } from '../definitions/definitions.service';
+import { MessageDto } from '../definitions/dto/save-definition.dto';
+import {
+  HeadersConfigDto,
+  HttpConfigDto,
+  MiddlewareAssignedDto,
+  MiddlewaresAssignedDto,
+  PriorityConfigDto,
+  ResourceServiceDto,
+  ServiceAssignedDto,
+  TcpConfigDto,
+  TlsConfigDto,
+} from '../dto/routing-responses.dto';
 import { parseJsonObject } from '../json-text';
 import { RoutingResource } from './resource.entity';
 import { ResourceFilter, ResourceRepository } from './resource.repository';
 import { RoutingEvents } from '../routing-events';
-import { splitList } from '../routing-validation';
+import { commaList } from '../../common/comma-list';
 
 const DEFAULT_LINK_PRIORITY = 200;
 export const DEFAULT_ROUTER_PRIORITY = 200;
 
+/** By id (code-unit order). */
+export function byId<T extends { id: string }>(a: T, b: T): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** Middlewares in execution order: higher priority first, ties by id. */
 export function byExecutionOrder<T extends { priority: number; id: string }>(a: T, b: T): number {
-  return b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return b.priority - a.priority || byId(a, b);
 }
 
 /** `/api/resources`: resources come from the data source; the API assigns and configures them. */
@@ -83,18 +100,25 @@ export class ResourcesService {
     return resource;
   }
 
-  /** Every mutation of a disabled resource is refused (v3 wording per action). */
-  private async findActive(manager: EntityManager, id: string, refusal: string): Promise<RoutingResource> {
-    const resource = await this.find(manager, id);
-    if (resource.status === 'disabled') throw new BadRequestError(refusal);
-    return resource;
-  }
-
-  private changed(id: string, change: string): void {
+  /**
+   * Changes an active resource in one transaction, then announces what changed. A disabled resource is
+   * refused in v3's words for the action (`Cannot <action> a disabled resource`).
+   */
+  private async changeActive(
+    id: string,
+    change: string,
+    action: string,
+    work: (manager: EntityManager) => Promise<unknown>,
+  ): Promise<void> {
+    await this.db.transaction(async (manager) => {
+      const resource = await this.find(manager, id);
+      if (resource.status === 'disabled') throw new BadRequestError(`Cannot ${action} a disabled resource`);
+      await work(manager);
+    });
     this.events.publish('resource.updated', { id, change });
   }
 
-  async remove(id: string): Promise<{ message: string }> {
+  async remove(id: string): Promise<MessageDto> {
     await this.db.transaction(async (manager) => {
       const resource = await this.find(manager, id);
       if (resource.status !== 'disabled') throw new BadRequestError('Only disabled resources can be deleted');
@@ -110,38 +134,22 @@ export class ResourcesService {
     return { middleware_id: entry.middleware_id, priority: priority <= 0 ? DEFAULT_LINK_PRIORITY : priority };
   }
 
-  async assignMiddleware(
-    id: string,
-    body: AssignMiddlewareDto,
-  ): Promise<{ resource_id: string; middleware_id: string; priority: number }> {
-    const { middleware_id: middlewareId, priority } = ResourcesService.link(body);
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
-      if (!(await this.definitions.exists(MIDDLEWARE_KIND, middlewareId, manager)))
+  async assignMiddleware(id: string, body: AssignMiddlewareDto): Promise<MiddlewareAssignedDto> {
+    const { middleware_id, priority } = ResourcesService.link(body);
+    await this.changeActive(id, 'middlewares', 'assign middleware to', async (manager) => {
+      if (!(await this.definitions.exists(MIDDLEWARE_KIND, middleware_id, manager)))
         throw new NotFoundError('Middleware not found');
-      await this.resources.linkMiddleware(
-        { resource_id: id, middleware_id: middlewareId, priority },
-        manager,
-      );
+      await this.resources.linkMiddleware({ resource_id: id, middleware_id, priority }, manager);
     });
-    this.changed(id, 'middlewares');
-    return { resource_id: id, middleware_id: middlewareId, priority };
+    return { resource_id: id, middleware_id, priority };
   }
 
   /** Unknown middleware ids are skipped as in v3, and listed in `skipped`. */
-  async assignMiddlewares(
-    id: string,
-    body: AssignMiddlewaresDto,
-  ): Promise<{
-    resource_id: string;
-    middlewares: { middleware_id: string; priority: number }[];
-    skipped: string[];
-  }> {
+  async assignMiddlewares(id: string, body: AssignMiddlewaresDto): Promise<MiddlewaresAssignedDto> {
     const entries = body.middlewares.map((entry) => ResourcesService.link(entry));
     const assigned: { middleware_id: string; priority: number }[] = [];
     const skipped: string[] = [];
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot assign middleware to a disabled resource');
+    await this.changeActive(id, 'middlewares', 'assign middleware to', async (manager) => {
       for (const entry of entries) {
         if (!(await this.definitions.exists(MIDDLEWARE_KIND, entry.middleware_id, manager))) {
           skipped.push(entry.middleware_id);
@@ -151,21 +159,18 @@ export class ResourcesService {
         assigned.push(entry);
       }
     });
-    this.changed(id, 'middlewares');
     return { resource_id: id, middlewares: assigned, skipped };
   }
 
-  async removeMiddleware(id: string, middlewareId: string): Promise<{ message: string }> {
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot remove middleware from a disabled resource');
+  async removeMiddleware(id: string, middlewareId: string): Promise<MessageDto> {
+    await this.changeActive(id, 'middlewares', 'remove middleware from', async (manager) => {
       if (!(await this.resources.unlinkMiddleware(id, middlewareId, manager)))
         throw new NotFoundError('Resource middleware relationship not found');
     });
-    this.changed(id, 'middlewares');
     return { message: 'Middleware removed from resource successfully' };
   }
 
-  async getService(id: string): Promise<{ resource_id: string; service: DefinitionView }> {
+  async getService(id: string): Promise<ResourceServiceDto> {
     await this.find(this.db.manager, id);
     const serviceId = await this.resources.serviceId(id);
     if (serviceId === undefined) throw new NotFoundError('No service assigned to this resource');
@@ -175,61 +180,46 @@ export class ResourcesService {
   }
 
   /** One service per resource: assigning replaces the previous one. */
-  async assignService(
-    id: string,
-    body: AssignServiceDto,
-  ): Promise<{ resource_id: string; service_id: string }> {
-    const serviceId = body.service_id;
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot assign service to a disabled resource');
-      if (!(await this.definitions.exists(SERVICE_KIND, serviceId, manager)))
+  async assignService(id: string, { service_id }: AssignServiceDto): Promise<ServiceAssignedDto> {
+    await this.changeActive(id, 'service', 'assign service to', async (manager) => {
+      if (!(await this.definitions.exists(SERVICE_KIND, service_id, manager)))
         throw new NotFoundError('Service not found');
-      await this.resources.setService(id, serviceId, manager);
+      await this.resources.setService(id, service_id, manager);
     });
-    this.changed(id, 'service');
-    return { resource_id: id, service_id: serviceId };
+    return { resource_id: id, service_id };
   }
 
-  async removeService(id: string): Promise<{ message: string }> {
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot remove service from a disabled resource');
+  async removeService(id: string): Promise<MessageDto> {
+    await this.changeActive(id, 'service', 'remove service from', async (manager) => {
       if (!(await this.resources.clearService(id, manager)))
         throw new NotFoundError('Resource service relationship not found');
     });
-    this.changed(id, 'service');
     return { message: 'Service removed from resource successfully' };
   }
 
   /** Validated router settings, written to an active resource. */
   private async updateRouter(id: string, values: Partial<RoutingResource>, change: string): Promise<void> {
-    await this.db.transaction(async (manager) => {
-      await this.findActive(manager, id, 'Cannot update a disabled resource');
-      await this.resources.update(id, values, manager);
-    });
-    this.changed(id, change);
+    await this.changeActive(id, change, 'update', (manager) => this.resources.update(id, values, manager));
   }
 
   /** A checked comma list as stored: trimmed entries, or `fallback` when there are none. */
   private static list(value: string | undefined, fallback: string): string {
-    return splitList(value ?? '').join(',') || fallback;
+    return commaList(value).join(',') || fallback;
   }
 
-  async updateHttp(id: string, body: UpdateHttpConfigDto): Promise<{ id: string; entrypoints: string }> {
+  async updateHttp(id: string, body: UpdateHttpConfigDto): Promise<HttpConfigDto> {
     const entrypoints = ResourcesService.list(body.entrypoints, 'websecure');
     await this.updateRouter(id, { entrypoints }, 'http');
     return { id, entrypoints };
   }
 
-  async updateTls(id: string, body: UpdateTlsConfigDto): Promise<{ id: string; tls_domains: string }> {
+  async updateTls(id: string, body: UpdateTlsConfigDto): Promise<TlsConfigDto> {
     const tls_domains = ResourcesService.list(body.tls_domains, '');
     await this.updateRouter(id, { tls_domains }, 'tls');
     return { id, tls_domains };
   }
 
-  async updateTcp(
-    id: string,
-    body: UpdateTcpConfigDto,
-  ): Promise<{ id: string; tcp_enabled: boolean; tcp_entrypoints: string; tcp_sni_rule: string }> {
+  async updateTcp(id: string, body: UpdateTcpConfigDto): Promise<TcpConfigDto> {
     const enabled = body.tcp_enabled;
     const tcp_entrypoints = ResourcesService.list(body.tcp_entrypoints, 'tcp');
     const tcp_sni_rule = (body.tcp_sni_rule ?? '').trim();
@@ -237,22 +227,14 @@ export class ResourcesService {
     return { id, tcp_enabled: enabled, tcp_entrypoints, tcp_sni_rule };
   }
 
-  async updateHeaders(
-    id: string,
-    body: UpdateHeadersConfigDto,
-  ): Promise<{ id: string; custom_headers: Record<string, string> }> {
-    const headers = body.custom_headers;
-    const text = Object.keys(headers).length ? JSON.stringify(headers) : '';
+  async updateHeaders(id: string, { custom_headers }: UpdateHeadersConfigDto): Promise<HeadersConfigDto> {
+    const text = Object.keys(custom_headers).length ? JSON.stringify(custom_headers) : '';
     await this.updateRouter(id, { custom_headers: text }, 'headers');
-    return { id, custom_headers: headers };
+    return { id, custom_headers };
   }
 
-  async updatePriority(
-    id: string,
-    body: UpdatePriorityConfigDto,
-  ): Promise<{ id: string; router_priority: number }> {
-    const priority = body.router_priority;
-    await this.updateRouter(id, { router_priority: priority }, 'priority');
-    return { id, router_priority: priority };
+  async updatePriority(id: string, { router_priority }: UpdatePriorityConfigDto): Promise<PriorityConfigDto> {
+    await this.updateRouter(id, { router_priority }, 'priority');
+    return { id, router_priority };
   }
 }

@@ -5,26 +5,14 @@ import { EventBus } from '../../events/event-bus.service';
 import type { GlobalEnvelope } from '../../events/event-bus.service';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
-import { GenerationListQueryDto } from './dto/traefik-history.dto';
+import {
+  GenerationDetailDto,
+  GenerationListDto,
+  GenerationListQueryDto,
+  GenerationSummaryDto,
+} from './dto/traefik-history.dto';
 import { TraefikConfigGeneration } from './traefik-config-generation.entity';
 import { TraefikGenerationRepository } from './traefik-generation.repository';
-
-/** A generation as listed: no document, no diff. */
-interface GenerationSummary {
-  id: number;
-  created_at: string;
-  trigger: string;
-  added: number;
-  removed: number;
-}
-
-interface GenerationDetail extends GenerationSummary {
-  /** The whole document as YAML. */
-  document: string;
-  /** Unified diff against the generation before it (the first one ever recorded: against nothing, every line added). */
-  diff: string;
-  previous_id: number | null;
-}
 
 const TRIGGERS_KEPT = 20;
 
@@ -60,9 +48,7 @@ export function describeEvent(event: GlobalEnvelope): string {
 
 /** A unified diff of two YAML texts, and the lines it adds and removes. */
 function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: string) {
-  const patch = structuredPatch(fromLabel, toLabel, before, after, '', '', {
-    context: 3,
-  });
+  const patch = structuredPatch(fromLabel, toLabel, before, after, '', '', { context: 3 });
   let added = 0;
   let removed = 0;
   const lines = [`--- ${patch.oldFileName}`, `+++ ${patch.newFileName}`];
@@ -77,7 +63,7 @@ function unifiedDiff(before: string, after: string, fromLabel: string, toLabel: 
   return { diff: patch.hunks.length ? `${lines.join('\n')}\n` : '', added, removed };
 }
 
-function summary(row: Omit<TraefikConfigGeneration, 'document' | 'diff'>): GenerationSummary {
+function summary(row: Omit<TraefikConfigGeneration, 'document' | 'diff'>): GenerationSummaryDto {
   return {
     id: row.id,
     created_at: new Date(row.created_at).toISOString(),
@@ -148,10 +134,7 @@ export class TraefikConfigHistory {
   }
 
   /** Newest first; `before` pages on (an id from the previous page). */
-  async list({ limit, before }: GenerationListQueryDto): Promise<{
-    generations: GenerationSummary[];
-    retention: { max: number; days: number };
-  }> {
+  async list({ limit, before }: GenerationListQueryDto): Promise<GenerationListDto> {
     const rows = await this.generations.list(limit ? Number(limit) : 50, before ? Number(before) : undefined);
     return {
       generations: rows.map(summary),
@@ -159,7 +142,7 @@ export class TraefikConfigHistory {
     };
   }
 
-  async get(id: number): Promise<GenerationDetail> {
+  async get(id: number): Promise<GenerationDetailDto> {
     const row = await this.generations.find(id);
     if (!row) throw new NotFoundError(`Generation not found: ${id}`);
     const previous = await this.generations.previousId(id);

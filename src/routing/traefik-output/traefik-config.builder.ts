@@ -1,7 +1,10 @@
+import { commaList } from '../../common/comma-list';
 import { ValidationIssue } from '../../common/errors';
-import { middlewareIssues, serviceIssues, serviceProtocol } from '../definitions/definition-types';
+import { serviceProtocol } from '../definition-rules';
+import { middlewareIssues, serviceIssues } from '../definitions/definition-types';
 import { canonical, parseJsonObject } from '../json-text';
-import { byExecutionOrder, DEFAULT_ROUTER_PRIORITY } from '../resources/resources.service';
+import type { RoutingResource } from '../resources/resource.entity';
+import { byExecutionOrder, byId, DEFAULT_ROUTER_PRIORITY } from '../resources/resources.service';
 
 type Json = Record<string, unknown>;
 
@@ -11,20 +14,10 @@ export interface DefinitionRow {
   config: string;
 }
 
-export interface ResourceRow {
-  id: string;
-  host: string;
-  service_id: string;
+/** The columns of a resource the generator reads. */
+type ResourceRow = Omit<RoutingResource, 'org_id' | 'site_id' | 'status' | 'created_at' | 'updated_at'> & {
   status: string;
-  entrypoints: string | null;
-  tls_domains: string | null;
-  tcp_enabled: number | null;
-  tcp_entrypoints: string | null;
-  tcp_sni_rule: string | null;
-  custom_headers: string | null;
-  router_priority: number | null;
-  source_type: string | null;
-}
+};
 
 /** Everything the generator reads, straight from the five tables. */
 export interface RoutingSnapshot {
@@ -64,15 +57,8 @@ export function httpRouterName(resourceId: string): string {
   return resourceId.endsWith('-auth') ? resourceId : `${resourceId}-auth`;
 }
 
-function tcpRouterName(resourceId: string): string {
-  return `${resourceId}-tcp`;
-}
-
 function list(value: string | null, fallback: string): string[] {
-  const entries = (value ?? '')
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
+  const entries = commaList(value);
   return entries.length ? entries : [fallback];
 }
 
@@ -98,7 +84,7 @@ function validRows(
   onInvalidRow: BuildOptions['onInvalidRow'],
 ): Map<string, { type: string; config: Json }> {
   const valid = new Map<string, { type: string; config: Json }>();
-  for (const row of [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const row of [...rows].sort(byId)) {
     const config = parseJsonObject(row.config);
     const issues = issuesOf(row.type, config);
     if (issues.length) onInvalidRow?.({ kind, id: row.id, reason: describe(issues) });
@@ -139,9 +125,7 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
   for (const [id, { type, config }] of services)
     (serviceProtocol(type, config) === 'tcp' ? tcpServices : httpServices)[id] = { [type]: config };
 
-  const active = snapshot.resources
-    .filter((r) => r.status === 'active')
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const active = snapshot.resources.filter((r) => r.status === 'active').sort(byId);
 
   for (const resource of active) {
     const chain: string[] = [];
@@ -165,7 +149,7 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
     };
     const priority = resource.router_priority ?? DEFAULT_ROUTER_PRIORITY;
     const tls: Json = { certResolver: options.certResolver };
-    const sans = list(resource.tls_domains, '').filter(Boolean);
+    const sans = commaList(resource.tls_domains);
     if (sans.length) tls.domains = [{ main: resource.host, sans }];
     const router: Json = {
       entryPoints: list(resource.entrypoints, 'websecure'),
@@ -183,7 +167,7 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
         custom && serviceProtocol(custom.type, custom.config) === 'tcp'
           ? `${assigned}@${own}`
           : defaultService(true);
-      tcpRouters[tcpRouterName(resource.id)] = {
+      tcpRouters[`${resource.id}-tcp`] = {
         entryPoints: list(resource.tcp_entrypoints, 'tcp'),
         priority,
         rule: resource.tcp_sni_rule?.trim() || `HostSNI(\`${resource.host}\`)`,
@@ -193,15 +177,13 @@ export function buildTraefikConfig(snapshot: RoutingSnapshot, options: BuildOpti
     }
   }
 
-  const document: TraefikDocument = {};
-  const http: Json = {};
-  if (Object.keys(httpMiddlewares).length) http.middlewares = httpMiddlewares;
-  if (Object.keys(httpRouters).length) http.routers = httpRouters;
-  if (Object.keys(httpServices).length) http.services = httpServices;
-  if (Object.keys(http).length) document.http = http;
-  const tcp: Json = {};
-  if (Object.keys(tcpRouters).length) tcp.routers = tcpRouters;
-  if (Object.keys(tcpServices).length) tcp.services = tcpServices;
-  if (Object.keys(tcp).length) document.tcp = tcp;
-  return canonical(document);
+  const http = filled({ middlewares: httpMiddlewares, routers: httpRouters, services: httpServices });
+  const tcp = filled({ routers: tcpRouters, services: tcpServices });
+  return canonical<TraefikDocument>({ ...(http && { http }), ...(tcp && { tcp }) });
+}
+
+/** The sections that hold something, or undefined when none does (the document leaves empty ones out). */
+function filled<T extends Record<string, Json>>(sections: T): Partial<T> | undefined {
+  const kept = Object.entries(sections).filter(([, section]) => Object.keys(section).length > 0);
+  return kept.length ? (Object.fromEntries(kept) as Partial<T>) : undefined;
 }

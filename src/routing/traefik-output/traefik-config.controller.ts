@@ -1,6 +1,6 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import type { PipeTransform } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
 import { issue, ValidationError } from '../../common/errors';
 import {
   GenerationDetailDto,
@@ -9,6 +9,7 @@ import {
   TraefikStatusDto,
 } from './dto/traefik-history.dto';
 import { RoutingQuery } from '../routing-validation';
+import { RoutingController, RoutingOperation } from '../routing-operation';
 import { TraefikStatusService } from './traefik-status.service';
 import { TraefikConfigHistory } from './traefik-config-history.service';
 import { TraefikDocument } from './traefik-config.builder';
@@ -23,9 +24,7 @@ const GenerationId: PipeTransform<string, number> = {
   },
 };
 
-@ApiTags('routing: traefik')
-@ApiBasicAuth('basic')
-@Controller()
+@RoutingController('routing: traefik')
 export class TraefikConfigController {
   constructor(
     private readonly config: TraefikConfigService,
@@ -34,12 +33,10 @@ export class TraefikConfigController {
   ) {}
 
   @Get('api/traefik/status')
-  @ApiOperation({
-    operationId: 'traefik.status',
+  @RoutingOperation('traefik.status', TraefikStatusDto, {
     description:
       "Traefik's live routers, services and middlewares with their status, read through the configured Traefik API data source, and whether each of Keel's routers is loaded and healthy there ({configured: false} when no Traefik API source is configured; error says why Traefik could not be read)",
   })
-  @ApiResponse({ status: 200, type: TraefikStatusDto })
   traefikStatus(): Promise<TraefikStatusDto> {
     return this.traefik.status();
   }
@@ -55,24 +52,20 @@ export class TraefikConfigController {
   }
 
   @Get('api/traefik-config/history')
-  @ApiOperation({
-    operationId: 'traefik.history',
+  @RoutingOperation('traefik.history', GenerationListDto, {
     description:
       'Generations of the Traefik configuration that changed something, newest first (kept by KEEL_MM_HISTORY_MAX and KEEL_MM_HISTORY_DAYS)',
   })
-  @ApiResponse({ status: 200, type: GenerationListDto })
   historyList(@RoutingQuery() query: GenerationListQueryDto): Promise<GenerationListDto> {
     return this.history.list(query);
   }
 
   @Get('api/traefik-config/history/:id')
-  @ApiOperation({
-    operationId: 'traefik.historyGet',
+  @RoutingOperation('traefik.historyGet', GenerationDetailDto, {
     description:
       'One generation: its whole YAML document and the unified diff against the generation before it',
   })
   @ApiParam({ name: 'id', description: 'Generation id', type: 'integer' })
-  @ApiResponse({ status: 200, type: GenerationDetailDto })
   historyGet(@Param('id', GenerationId) id: number): Promise<GenerationDetailDto> {
     return this.history.get(id);
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subscription } from 'rxjs';
+import { replaceFileSync } from '../../common/paths';
 import { DataSourceStore } from '../data-sources/data-source.store';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
@@ -66,13 +66,8 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
   /** The HTTP-provider document, cached between changes (see SERVED_MAX_AGE_MS). */
   forHttpProvider(): Promise<TraefikDocument> {
     const now = Date.now();
-    if (
-      this.served &&
-      this.served.generation === this.generation &&
-      now - this.served.at < SERVED_MAX_AGE_MS
-    ) {
-      return this.served.document;
-    }
+    const served = this.served;
+    if (served?.generation === this.generation && now - served.at < SERVED_MAX_AGE_MS) return served.document;
     const document = this.build('http');
     this.served = { generation: this.generation, at: now, document };
     document.catch(() => (this.served = undefined));
@@ -90,10 +85,7 @@ export class TraefikConfigService implements OnApplicationBootstrap, OnModuleDes
       if (!path || this.stopped) return false;
       const yaml = toYaml((await this.build('file')) as Record<string, unknown>);
       if (yaml === this.lastWritten) return false;
-      mkdirSync(this.settings.traefikConfDir!, { recursive: true });
-      const temp = `${path}.tmp-${process.pid}`;
-      writeFileSync(temp, yaml, { mode: 0o644 });
-      renameSync(temp, path);
+      replaceFileSync(path, yaml, 0o644);
       this.lastWritten = yaml;
       return true;
     });

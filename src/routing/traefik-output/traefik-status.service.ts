@@ -4,39 +4,8 @@ import { DataSourceStore } from '../data-sources/data-source.store';
 import { ROUTING_SETTINGS } from '../middleware-manager.settings';
 import type { RoutingSettings } from '../middleware-manager.settings';
 import { ResourceRepository } from '../resources/resource.repository';
+import { TraefikObjectDto, TraefikStatusDto } from './dto/traefik-history.dto';
 import { httpRouterName } from './traefik-config.builder';
-
-interface TraefikObject {
-  name: string;
-  provider: string;
-  status: string;
-  type?: string;
-  rule?: string;
-  service?: string;
-  middlewares?: string[];
-  errors: string[];
-}
-
-interface KeelRouterStatus {
-  resource_id: string;
-  host: string;
-  router: string;
-  loaded: boolean;
-  healthy: boolean;
-  status: string | null;
-  errors: string[];
-}
-
-interface TraefikStatus {
-  configured: boolean;
-  source: string | null;
-  url: string | null;
-  error: string | null;
-  routers: TraefikObject[];
-  services: TraefikObject[];
-  middlewares: TraefikObject[];
-  keel_routers: KeelRouterStatus[];
-}
 
 type Json = Record<string, unknown>;
 // Traefik's API pages its lists (100 by default): one large page is enough for a dashboard.
@@ -44,7 +13,7 @@ const PER_PAGE = '1000';
 // Keel's own objects reach Traefik through its HTTP provider or the file it writes.
 const KEEL_PROVIDERS = new Set(['http', 'file']);
 
-function objects(body: unknown): TraefikObject[] {
+function objects(body: unknown): TraefikObjectDto[] {
   if (!Array.isArray(body)) throw new Error('Traefik answered something other than a list');
   return (body as Json[])
     .filter((o) => o && typeof o.name === 'string')
@@ -52,15 +21,14 @@ function objects(body: unknown): TraefikObject[] {
       const name = o.name as string;
       const strings = (v: unknown) =>
         Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-      const object: TraefikObject = {
+      const object: TraefikObjectDto = {
         name,
         provider: typeof o.provider === 'string' ? o.provider : splitProvider(name).provider,
         status: typeof o.status === 'string' ? o.status : 'unknown',
         errors: strings(o.error),
       };
-      if (typeof o.type === 'string') object.type = o.type;
-      if (typeof o.rule === 'string') object.rule = o.rule;
-      if (typeof o.service === 'string') object.service = o.service;
+      for (const field of ['type', 'rule', 'service'] as const)
+        if (typeof o[field] === 'string') object[field] = o[field];
       if (Array.isArray(o.middlewares)) object.middlewares = strings(o.middlewares);
       return object;
     })
@@ -84,7 +52,7 @@ export class TraefikStatusService {
     return name ? { name, config: file.data_sources[name] } : undefined;
   }
 
-  async status(): Promise<TraefikStatus> {
+  async status(): Promise<TraefikStatusDto> {
     const source = this.traefikSource();
     const empty = { routers: [], services: [], middlewares: [], keel_routers: [] };
     if (!source) return { configured: false, source: null, url: null, error: null, ...empty };
@@ -94,7 +62,7 @@ export class TraefikStatusService {
       return u;
     };
     const base = { configured: true, source: source.name, url: source.config.url };
-    let routers: TraefikObject[], services: TraefikObject[], middlewares: TraefikObject[];
+    let routers: TraefikObjectDto[], services: TraefikObjectDto[], middlewares: TraefikObjectDto[];
     try {
       [routers, services, middlewares] = (
         await Promise.all(
@@ -107,7 +75,7 @@ export class TraefikStatusService {
       return { ...base, error: `Traefik could not be read: ${describeFetchError(error)}`, ...empty };
     }
     const resources = await this.resources.active();
-    const byBase = new Map<string, TraefikObject>();
+    const byBase = new Map<string, TraefikObjectDto>();
     for (const router of routers) {
       const { base: routerBase, provider } = splitProvider(router.name);
       if (KEEL_PROVIDERS.has(provider || router.provider)) byBase.set(routerBase, router);

@@ -1,6 +1,6 @@
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { issue, ValidationIssue } from '../../../common/errors';
-import { Field, nestedIssues } from '../../../common/validation/request-fields';
+import { absent, checkRequest, Field, isJsonObject } from '../../../common/validation/request-fields';
 import { OptionalText, RequiredText } from '../../routing-validation';
 
 const SOURCE_TYPES = ['pangolin', 'traefik'];
@@ -25,10 +25,7 @@ function baseUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
-const given = (body: object, field: string) => {
-  const value = (body as Record<string, unknown>)[field];
-  return value !== undefined && value !== null;
-};
+const given = (body: object, field: string) => !absent((body as Record<string, unknown>)[field]);
 
 /**
  * v3's config.json and API say `basic_auth`; the UI sends `basicAuth`: either, once. A credentials
@@ -41,8 +38,8 @@ function credentials(spelling: 'basic_auth' | 'basicAuth') {
       return spelling === 'basicAuth'
         ? [issue(at, 'send the credentials once, as basic_auth or basicAuth', 'invalid_value')]
         : [];
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? nestedIssues(BasicAuthDto, value, at)
+    return isJsonObject(value)
+      ? checkRequest(BasicAuthDto, value, at).issues
       : [issue(at, 'is required and must be a JSON object', 'invalid_type')];
   };
 }

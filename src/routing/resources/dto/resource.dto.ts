@@ -28,13 +28,8 @@ export class ResourceDto {
   @ApiProperty({ description: 'v3 summary "id:name:priority,…", execution order' }) middlewares: string;
   @ApiProperty({ type: [AssignedMiddlewareDto], description: 'Execution order' })
   assigned_middlewares: AssignedMiddlewareDto[];
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) custom_headers_map: Record<
-    string,
-    string
-  >;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) assigned_service: {
-    id: string;
-    name: string;
-    type: string;
-  } | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  custom_headers_map: Record<string, string>;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true })
+  assigned_service: { id: string; name: string; type: string } | null;
 }

@@ -1,7 +1,7 @@
 import { WholeNumber } from '../../routing-validation';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-class GenerationSummaryDto {
+export class GenerationSummaryDto {
   @ApiProperty({ type: 'integer' }) id: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({
@@ -29,7 +29,7 @@ export class GenerationDetailDto extends GenerationSummaryDto {
   @ApiProperty({ type: 'integer', nullable: true }) previous_id: number | null;
 }
 
-class TraefikObjectDto {
+export class TraefikObjectDto {
   @ApiProperty({ description: 'name@provider' }) name: string;
   @ApiProperty() provider: string;
   @ApiProperty({ description: "Traefik's status: enabled, disabled or warning" }) status: string;
