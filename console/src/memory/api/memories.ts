@@ -1,7 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { notify } from '../../lib/notify';
+import { useNotifiedMutation } from '../../lib/mutation';
 import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
@@ -40,22 +40,20 @@ export const useProfile = (tag: string) => useQuery(profileQuery(tag));
 /** Forgets a memory, or restores a forgotten one; the tag's memories are refreshed. */
 export function useToggleMemory(tag: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (m: MemoryEntry) =>
-      m.isForgotten
-        ? unwrap(await api.POST('/v4/memories/restore', { body: { containerTag: tag, id: m.id } }))
-        : unwrap(await api.DELETE('/v4/memories', { body: { containerTag: tag, id: m.id } })),
-    onSuccess: (_, m) => {
-      notify({ ok: true, message: m.isForgotten ? 'Memory restored' : 'Memory forgotten' });
-      void queryClient.invalidateQueries({ queryKey: memoryKeys.memories(tag) });
+  return useNotifiedMutation(
+    {
+      mutationFn: async (m: MemoryEntry) =>
+        m.isForgotten
+          ? unwrap(await api.POST('/v4/memories/restore', { body: { containerTag: tag, id: m.id } }))
+          : unwrap(await api.DELETE('/v4/memories', { body: { containerTag: tag, id: m.id } })),
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: memoryKeys.memories(tag) }),
     },
-    onError: (error, m) =>
-      notify({
-        ok: false,
-        title: m.isForgotten ? 'Memory not restored' : 'Memory not forgotten',
-        message: memoryErrorText(error),
-      }),
-  });
+    {
+      done: (m) => (m.isForgotten ? 'Memory restored' : 'Memory forgotten'),
+      failed: (m) => (m.isForgotten ? 'Memory not restored' : 'Memory not forgotten'),
+      reason: memoryErrorText,
+    },
+  );
 }
 
 /** The container tags in use, from the server (GET /v3/container-tags). */
