@@ -20,7 +20,7 @@ import { useActiveDataSource, useDataSources, type DataSource as Source } from '
 import { useActivateDataSource, useSaveDataSource, useTestDataSource } from './api/dataSourceSettings';
 import { LastSyncText } from './LastSyncText';
 
-export function DataSourcesPage() {
+export default function DataSourcesPage() {
   const sources = useDataSources();
   const active = useActiveDataSource();
   const activate = useActivateDataSource();

@@ -78,7 +78,7 @@ function templatesFor(kind: Kind): Record<string, Template> {
   return SERVICE_TEMPLATES;
 }
 
-export function DefinitionEditPage({ kind }: { kind: Kind }) {
+export default function DefinitionEditPage({ kind }: { kind: Kind }) {
   const { id = 'new' } = useParams();
   const creating = id === 'new';
   const existing = useDefinition(kind, creating ? undefined : id);

@@ -25,7 +25,7 @@ type Kind = 'middlewares' | 'services';
 type Definition = { id: string; name: string; type: string };
 
 /** Middlewares or services: search, type filter, and delete that names the resources still using one. */
-export function DefinitionsPage({ kind }: { kind: Kind }) {
+export default function DefinitionsPage({ kind }: { kind: Kind }) {
   const middlewares = useMiddlewares();
   const services = useServices();
   const list = kind === 'middlewares' ? middlewares : services;

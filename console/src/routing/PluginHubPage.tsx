@@ -34,7 +34,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** An API error in the words of this page (its fields' labels, no API routes). */
-export function pluginErrorText(error: unknown): string {
+function pluginErrorText(error: unknown): string {
   const text = errorMessage(error);
   if (/set it first with PUT \/api\/plugins\/configpath/.test(text))
     return 'No Traefik static configuration file is set: set it above first.';

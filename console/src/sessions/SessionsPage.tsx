@@ -28,14 +28,8 @@ import { OpenProjectButton } from './OpenProject';
 import { useSessionEvents } from './api/useSessionEvents';
 
 // The terminal (xterm.js) and the file browser load when opened, not with every session page.
-const TerminalPage = preloadable(
-  async () => ({ default: (await import('./TerminalPage')).TerminalPage }),
-  /^\/sessions\/terminal/,
-);
-const FilesPage = preloadable(
-  async () => ({ default: (await import('./FilesPage')).FilesPage }),
-  /^\/sessions\/files/,
-);
+const TerminalPage = preloadable(() => import('./TerminalPage'), /^\/sessions\/terminal/);
+const FilesPage = preloadable(() => import('./FilesPage'), /^\/sessions\/files/);
 
 /** /sessions (projects and their sessions) and /sessions/:id (one session), lazy-loaded by App. */
 export default function SessionsRoutes() {
@@ -50,7 +44,7 @@ export default function SessionsRoutes() {
   );
 }
 
-export function sessionPath(id: string, directory: string): string {
+function sessionPath(id: string, directory: string): string {
   return `/sessions/${id}?directory=${encodeURIComponent(directory)}`;
 }
 
