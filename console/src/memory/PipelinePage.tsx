@@ -21,6 +21,12 @@ import { memoryErrorText } from './memoryText';
 const BUCKET_MS = 5000;
 const BUCKETS = 60;
 
+const LINES = [
+  { dataKey: 'queued', name: 'in pipeline', stroke: '#1971c2' },
+  { dataKey: 'done', name: 'done', stroke: '#2b8a3e' },
+  { dataKey: 'failed', name: 'failed', stroke: '#c92a2a' },
+];
+
 interface Sample {
   time: string;
   queued: number;
@@ -96,30 +102,9 @@ export default function PipelinePage() {
               <YAxis allowDecimals={false} stroke={axis} fontSize={11} />
               <Tooltip />
               <Legend />
-              <Line
-                type="monotone"
-                dataKey="queued"
-                name="in pipeline"
-                stroke="#1971c2"
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                type="monotone"
-                dataKey="done"
-                name="done"
-                stroke="#2b8a3e"
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                type="monotone"
-                dataKey="failed"
-                name="failed"
-                stroke="#c92a2a"
-                dot={false}
-                isAnimationActive={false}
-              />
+              {LINES.map((line) => (
+                <Line key={line.dataKey} type="monotone" {...line} dot={false} isAnimationActive={false} />
+              ))}
             </LineChart>
           </ResponsiveContainer>
         </div>

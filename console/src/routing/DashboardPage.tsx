@@ -15,20 +15,13 @@ import {
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { LastSyncText } from './LastSyncText';
+import { ResourceLink } from './ResourceLink';
 import { useActiveDataSource } from './api/dataSources';
 import { useMiddlewares, useServices } from './api/definitions';
 import { useRecentResources, useResources } from './api/resources';
 import { useTraefikStatus } from './api/traefik';
 
 const UNPROTECTED_SHOWN = 10;
-
-function ResourceLink({ id, host }: { id: string; host: string }) {
-  return (
-    <Anchor component={Link} to={`/routing/resources/${encodeURIComponent(id)}`}>
-      {host}
-    </Anchor>
-  );
-}
 
 function Figure({ label, value, to }: { label: string; value: number | string; to: string }) {
   return (

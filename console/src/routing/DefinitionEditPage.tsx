@@ -23,7 +23,8 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { errorMessage } from '../api/client';
 import { errorsUnder, fieldErrors } from './fieldErrors';
 import { useDefinition, useSaveDefinition } from './api/definition';
-import { MIDDLEWARE_TEMPLATES, SERVICE_TEMPLATES, type Template } from './templates';
+import { Outcome } from './resource/SettingForm';
+import { MIDDLEWARE_TEMPLATES, SERVICE_TEMPLATES } from './templates';
 import { configIssues, MIDDLEWARE_TYPES, SERVICE_TYPES, type Issue, type Kind } from './traefikValidation';
 
 type Format = 'json' | 'yaml';
@@ -73,11 +74,6 @@ function fieldRange(text: string, path: string): { from: number; to: number } {
   return { from: 0, to: Math.max(0, Math.min(text.indexOf('\n') >>> 0, text.length)) };
 }
 
-function templatesFor(kind: Kind): Record<string, Template> {
-  if (kind === 'middlewares') return MIDDLEWARE_TEMPLATES;
-  return SERVICE_TEMPLATES;
-}
-
 export default function DefinitionEditPage({ kind }: { kind: Kind }) {
   const { id = 'new' } = useParams();
   const creating = id === 'new';
@@ -100,7 +96,7 @@ function DefinitionForm({
   const [search] = useSearchParams();
   const forResource = search.get('resource');
   const singular = kind === 'middlewares' ? 'middleware' : 'service';
-  const templates = templatesFor(kind);
+  const templates = kind === 'middlewares' ? MIDDLEWARE_TEMPLATES : SERVICE_TEMPLATES;
   const firstTemplate = kind === 'middlewares' ? 'forwardAuth' : 'loadBalancer';
   const [name, setName] = useState(initial?.name ?? '');
   const [template, setTemplate] = useState<string>(initial ? '' : firstTemplate);
@@ -319,11 +315,7 @@ function DefinitionForm({
             <Button variant="default" component={Link} to={back}>
               Cancel
             </Button>
-            {serverErrors[''] && (
-              <Text c="var(--mantine-color-error)" size="sm" role="alert">
-                {serverErrors['']}
-              </Text>
-            )}
+            <Outcome failed={serverErrors['']} />
           </Group>
         </Stack>
       </form>

@@ -18,10 +18,9 @@ import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { EmptyState } from '../components/EmptyState';
 import { useDeleteDefinition } from './api/definition';
-import { useMiddlewares, useServices } from './api/definitions';
+import { useMiddlewares, useServices, type DefinitionKind as Kind } from './api/definitions';
 import { useResources } from './api/resources';
 
-type Kind = 'middlewares' | 'services';
 type Definition = { id: string; name: string; type: string };
 
 /** Middlewares or services: search, type filter, and delete that names the resources still using one. */

@@ -18,6 +18,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { useDeleteResources, useResources } from './api/resources';
+import { ResourceLink } from './ResourceLink';
 
 const ROW_HEIGHT = 44;
 const MIDDLEWARES_WIDTH = '35%';
@@ -193,9 +194,7 @@ const ResourceRow = memo(function ResourceRow({
       }}
     >
       <Text role="cell" truncate style={{ flex: 1 }}>
-        <Anchor component={Link} to={`/routing/resources/${encodeURIComponent(r.id)}`}>
-          {r.host}
-        </Anchor>
+        <ResourceLink id={r.id} host={r.host} />
       </Text>
       <Text role="cell" size="sm" w={80} visibleFrom="sm">
         {r.source_type}

@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, Title 
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { useTraefikStatus } from './api/traefik';
+import { ResourceLink } from './ResourceLink';
 
 type TraefikObject = {
   name: string;
@@ -134,12 +135,7 @@ export function TraefikStatusView() {
                     {data.keel_routers.map((r) => (
                       <Table.Tr key={r.resource_id}>
                         <Table.Td style={{ wordBreak: 'break-all' }}>
-                          <Anchor
-                            component={Link}
-                            to={`/routing/resources/${encodeURIComponent(r.resource_id)}`}
-                          >
-                            {r.host}
-                          </Anchor>
+                          <ResourceLink id={r.resource_id} host={r.host} />
                         </Table.Td>
                         <StatusCell status={r.status} errors={r.errors} />
                         <Table.Td visibleFrom="sm" style={{ wordBreak: 'break-all' }}>

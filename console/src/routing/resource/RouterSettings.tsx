@@ -8,7 +8,7 @@ import {
   useSaveRouterPriority,
   useSaveTcpRouting,
 } from '../api/resourceSettings';
-import { Outcome, Section, SettingForm } from './SettingForm';
+import { failureText, Outcome, Section, SettingForm } from './SettingForm';
 import { useServerValue } from './useServerValue';
 
 type Resource = components['schemas']['ResourceDto'];
@@ -71,7 +71,7 @@ function SingleSetting({
       pending={mutation.isPending}
       changed={value !== initial}
       disabled={disabled}
-      outcome={<Outcome error={errors[''] ? mutation.error : null} />}
+      outcome={<Outcome failed={errors['']} />}
     >
       <TextInput
         label={label}
@@ -108,7 +108,7 @@ function TcpSetting({ resource, disabled }: { resource: Resource; disabled: bool
       pending={mutation.isPending}
       changed={changed}
       disabled={disabled}
-      outcome={<Outcome error={errors[''] ? mutation.error : null} />}
+      outcome={<Outcome failed={errors['']} />}
     >
       <Switch
         label="TCP SNI routing"
@@ -174,11 +174,7 @@ function HeadersSetting({ resource, disabled }: { resource: Resource; disabled: 
       }
       outcome={
         <Outcome
-          error={
-            mutation.error && !rows.some((r) => errors[`custom_headers.${r.name.trim()}`])
-              ? mutation.error
-              : null
-          }
+          failed={!rows.some((r) => errors[`custom_headers.${r.name.trim()}`]) && failureText(mutation.error)}
         />
       }
     >
