@@ -2,24 +2,15 @@ import { useState } from 'react';
 import { Badge, Group, Loader, Text, UnstyledButton } from '@mantine/core';
 import { errorMessage } from '../../api/client';
 import { useFileList } from '../api/files';
-import { STATUS_COLOR, type Marks } from './marks';
+import { STATUS_COLOR, type FileListProps } from './marks';
 
 /** One directory's entries (read when shown), directories first; `path` '' is the project's root. */
 export function TreeLevel({
   directory,
   path,
   depth,
-  marks,
-  open,
-  onOpen,
-}: {
-  directory: string;
-  path: string;
-  depth: number;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+  ...list
+}: FileListProps & { directory: string; path: string; depth: number }) {
   const nodes = useFileList(directory, path);
   if (nodes.isLoading)
     return <Loader size="xs" ml={depth * 14 + 8} aria-label={`Loading ${path || 'files'}`} />;
@@ -49,19 +40,10 @@ export function TreeLevel({
               name={node.name}
               ignored={node.ignored}
               depth={depth}
-              marks={marks}
-              open={open}
-              onOpen={onOpen}
+              {...list}
             />
           ) : (
-            <FileRow
-              path={node.path}
-              name={node.name}
-              depth={depth}
-              marks={marks}
-              open={open}
-              onOpen={onOpen}
-            />
+            <FileRow path={node.path} name={node.name} depth={depth} {...list} />
           )}
         </li>
       ))}
@@ -69,16 +51,9 @@ export function TreeLevel({
   );
 }
 
-function DirectoryRow(props: {
-  directory: string;
-  path: string;
-  name: string;
-  ignored: boolean;
-  depth: number;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+function DirectoryRow(
+  props: FileListProps & { directory: string; path: string; name: string; ignored: boolean; depth: number },
+) {
   const { path, name, depth, marks, open } = props;
   // Opened by itself when the open file is inside it (a link to a file shows where it is).
   const [expanded, setExpanded] = useState(() => !!open?.startsWith(`${path}/`));
@@ -115,14 +90,7 @@ export function FileRow({
   marks,
   open,
   onOpen,
-}: {
-  path: string;
-  name: string;
-  depth: number;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+}: FileListProps & { path: string; name: string; depth: number }) {
   const change = marks.git.get(path);
   const bySession = marks.session.has(path);
   return (
@@ -152,4 +120,3 @@ export function FileRow({
     </UnstyledButton>
   );
 }
-
