@@ -184,22 +184,17 @@ function MessageActions({
 }) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        onClick={() => onAction('revert')}
-        aria-label={`Revert from message ${entry.info.id}`}
-      >
-        Revert
-      </Button>
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        onClick={() => onAction('fork')}
-        aria-label={`Fork from message ${entry.info.id}`}
-      >
-        Fork
-      </Button>
+      {(['Revert', 'Fork'] as const).map((label) => (
+        <Button
+          key={label}
+          size="compact-xs"
+          variant="subtle"
+          onClick={() => onAction(label === 'Revert' ? 'revert' : 'fork')}
+          aria-label={`${label} from message ${entry.info.id}`}
+        >
+          {label}
+        </Button>
+      ))}
     </Group>
   );
 }
