@@ -61,37 +61,19 @@ export function CommandPalette({ pages }: { pages: { label: string; to: string }
           (error: unknown) =>
             notifications.show({ color: 'red', title: label, message: errorMessage(error) }),
         );
-      out.push(
-        {
-          kind: 'Command',
-          label: 'Share this session',
-          run: act('Share', () => shareSession(directory, sessionID)),
-        },
-        {
-          kind: 'Command',
-          label: 'Abort this session',
-          run: act('Abort', () => abortSession(directory, sessionID)),
-        },
-        {
-          kind: 'Command',
-          label: 'Files of this project',
-          run: go(
-            `/sessions/files?directory=${encodeURIComponent(directory)}&session=${encodeURIComponent(sessionID)}`,
-          ),
-        },
-        {
-          kind: 'Command',
-          label: 'Terminal in this project',
-          run: go(`/sessions/terminal?directory=${encodeURIComponent(directory)}`),
-        },
-      );
-      for (const c of commands.data ?? [])
-        out.push({
-          kind: 'Command',
-          label: `/${c.name}`,
-          hint: c.description ?? undefined,
-          run: act(`/${c.name}`, () => runCommand(directory, sessionID, c.name, '')),
-        });
+      const command = (label: string, run: () => void, hint?: string) =>
+        out.push({ kind: 'Command', label, hint, run });
+      const [project, session] = [encodeURIComponent(directory), encodeURIComponent(sessionID)];
+      const share = act('Share', () => shareSession(directory, sessionID));
+      const abort = act('Abort', () => abortSession(directory, sessionID));
+      command('Share this session', share);
+      command('Abort this session', abort);
+      command('Files of this project', go(`/sessions/files?directory=${project}&session=${session}`));
+      command('Terminal in this project', go(`/sessions/terminal?directory=${project}`));
+      for (const c of commands.data ?? []) {
+        const run = act(`/${c.name}`, () => runCommand(directory, sessionID, c.name, ''));
+        command(`/${c.name}`, run, c.description ?? undefined);
+      }
     }
     for (const s of sessions.data ?? [])
       out.push({
