@@ -115,7 +115,7 @@ function DefinitionForm({
   );
 
   // Rebuilt when the format or type changes, so the linter checks against the right definition.
-  const extensions = useMemo(
+  const themed = useMemo(
     () => [
       format === 'json' ? json() : yamlLanguage(),
       EditorView.contentAttributes.of({ 'aria-labelledby': 'config-label' }),
@@ -145,12 +145,9 @@ function DefinitionForm({
         },
         { delay: 150 },
       ),
+      ...(scheme === 'dark' ? [darkerBackground] : []),
     ],
-    [format, kind, type],
-  );
-  const themed = useMemo(
-    () => (scheme === 'dark' ? [...extensions, darkerBackground] : extensions),
-    [extensions, scheme],
+    [format, kind, type, scheme],
   );
 
   const save = useSaveDefinition(kind, id, forResource);

@@ -20,17 +20,15 @@ export function RouterCard({ resource, disabled }: { resource: Resource; disable
         label="HTTP entry points"
         description="Comma-separated; empty means websecure"
         field="entrypoints"
-        initial={resource.entrypoints}
+        resource={resource}
         disabled={disabled}
-        resourceId={resource.id}
       />
       <SingleSetting
         label="TLS domains"
         description="Comma-separated extra certificate domains (SANs)"
         field="tls_domains"
-        initial={resource.tls_domains}
+        resource={resource}
         disabled={disabled}
-        resourceId={resource.id}
       />
       <TcpSetting resource={resource} disabled={disabled} />
       {/* Remounted when the stored headers change, so the rows show what was saved. */}
@@ -48,19 +46,18 @@ function SingleSetting({
   label,
   description,
   field,
-  initial,
+  resource,
   disabled,
-  resourceId,
 }: {
   label: string;
   description: string;
   field: 'entrypoints' | 'tls_domains';
-  initial: string;
+  resource: Resource;
   disabled: boolean;
-  resourceId: string;
 }) {
+  const initial = resource[field];
   const [value, setValue, submitted] = useServerValue(initial);
-  const mutation = useSaveResourceText(resourceId, field, label);
+  const mutation = useSaveResourceText(resource.id, field, label);
   const errors = fieldErrors(mutation.error);
   return (
     <SettingForm
