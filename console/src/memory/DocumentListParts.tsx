@@ -14,8 +14,7 @@ import {
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../components/EmptyState';
 import { DOCUMENT_TYPES, STATUSES, type DocumentSummary } from './api/documents';
-import type { Filters } from './DocumentsPage';
-import { dateTime, StatusBadge } from './DocumentsPage';
+import { dateTime, StatusBadge, type Filters } from './DocumentsPage';
 
 /** What an empty list says: how to add the first documents, or that the filters match none. */
 export function EmptyDocuments({

@@ -15,8 +15,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/client';
-import { totals } from '../conversation/model';
-import type { MessageEntry } from '../conversation/model';
+import { totals, type MessageEntry } from '../conversation/model';
 import { DiffView } from '../conversation/DiffView';
 import { MessageList } from '../conversation/MessageList';
 import { usePermissions, useRespondToPermission } from './api/permissions';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { applyEvent, eventSessionID } from '../../conversation/model';
 import { followEvents } from '../../hooks/useEventStream';
+import { applyEvent, eventSessionID } from '../../conversation/model';
 import type { MessageEntry, Permission, Session, SessionEvent } from '../../conversation/model';
 import { sessionKeys } from './keys';
 
