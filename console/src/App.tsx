@@ -52,15 +52,7 @@ export function App() {
     );
   if (auth === 'login') return <LoginPage onLoggedIn={() => setAuth('in')} />;
   return (
-    <Authenticated
-      onLogout={
-        auth === 'in'
-          ? () => {
-              void signOut().then(() => setAuth('login'));
-            }
-          : undefined
-      }
-    />
+    <Authenticated onLogout={auth === 'in' ? () => void signOut().then(() => setAuth('login')) : undefined} />
   );
 }
 

@@ -24,7 +24,7 @@ import { useOpenableProjects } from './api/projects';
 import { useCreateSession } from './api/sessionActions';
 import { useSessionList, useSessionStatus } from './api/sessions';
 import { SessionView } from './SessionView';
-import { OpenProjectButton } from './OpenProject';
+import { bareList, OpenProjectButton } from './OpenProject';
 import { useSessionEvents } from './api/useSessionEvents';
 
 // The terminal (xterm.js) and the file browser load when opened, not with every session page.
@@ -155,12 +155,7 @@ function SessionsPage() {
       {sessions.data && tree.length === 0 && (
         <Text className="keel-muted">No sessions{search ? ' match' : ' yet'}.</Text>
       )}
-      <Stack
-        gap={6}
-        component="ul"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
-        aria-label="Sessions"
-      >
+      <Stack gap={6} component="ul" style={bareList} aria-label="Sessions">
         {tree.map(({ session, depth }) => (
           <Box component="li" key={session.id} ml={depth * 24} style={{ contentVisibility: 'auto' }}>
             <Paper
