@@ -15,20 +15,14 @@ type TraefikObject = {
   errors: string[];
 };
 
-function StatusBadge({ status }: { status: string | null }) {
-  const color = status === 'enabled' ? 'green' : status === 'warning' ? 'yellow' : 'red';
-  return (
-    <Badge color={color} variant="light">
-      {status ?? 'not loaded'}
-    </Badge>
-  );
-}
-
 /** A status and the errors Traefik reports with it. */
 function StatusCell({ status, errors }: { status: string | null; errors: string[] }) {
+  const color = status === 'enabled' ? 'green' : status === 'warning' ? 'yellow' : 'red';
   return (
     <Table.Td>
-      <StatusBadge status={status} />
+      <Badge color={color} variant="light">
+        {status ?? 'not loaded'}
+      </Badge>
       {errors.map((e) => (
         <Text key={e} size="xs" c="var(--mantine-color-error)">
           {e}

@@ -135,19 +135,15 @@ type AddDocumentBody = NonNullable<
 /** Adds a document from text or a URL; the answer is returned whole (the form shows its error). */
 export const addDocument = (body: AddDocumentBody) => api.POST('/v3/documents', { body });
 
+type UploadAnswer = { id?: string; error?: string; details?: string };
+
 /** Uploads a file as a document (multipart, so with fetch); the answer's status and body. */
-export async function uploadDocumentFile(
-  form: FormData,
-): Promise<{ ok: boolean; answer: { id?: string; error?: string; details?: string } }> {
+export async function uploadDocumentFile(form: FormData): Promise<{ ok: boolean; answer: UploadAnswer }> {
   const response = await fetch('/v3/documents/file', {
     method: 'POST',
     headers: memoryHeaders(),
     body: form,
   });
-  const answer = (await response.json().catch(() => ({}))) as {
-    id?: string;
-    error?: string;
-    details?: string;
-  };
+  const answer = (await response.json().catch(() => ({}))) as UploadAnswer;
   return { ok: response.ok, answer };
 }

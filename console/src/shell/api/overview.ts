@@ -35,10 +35,8 @@ export const liveSessionsQuery = () =>
         ]);
         for (const s of sessions) {
           const busy = status[s.id] !== undefined && status[s.id].type !== 'idle';
-          if (waiting.has(s.id))
-            out.push({ id: s.id, title: s.title, directory: project.worktree, state: 'permission' });
-          else if (busy)
-            out.push({ id: s.id, title: s.title, directory: project.worktree, state: 'working' });
+          const state = waiting.has(s.id) ? 'permission' : busy ? 'working' : undefined;
+          if (state) out.push({ id: s.id, title: s.title, directory: project.worktree, state });
         }
       }
       return out;
