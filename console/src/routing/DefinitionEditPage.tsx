@@ -128,14 +128,8 @@ function DefinitionForm({
           const current = parseText(doc, format);
           if (current.error) {
             const at = Math.min(current.error.at, doc.length);
-            return [
-              {
-                from: at,
-                to: Math.min(at + 1, doc.length),
-                severity: 'error',
-                message: current.error.message,
-              },
-            ];
+            const to = Math.min(at + 1, doc.length);
+            return [{ from: at, to, severity: 'error', message: current.error.message }];
           }
           return configIssues(kind, type, current.value).map((issue) => ({
             ...fieldRange(doc, issue.path),
@@ -177,7 +171,6 @@ function DefinitionForm({
     setFormat(target);
   }
 
-  const typeOptions = kind === 'middlewares' ? MIDDLEWARE_TYPES : SERVICE_TYPES;
   const back = forResource ? `/routing/resources/${encodeURIComponent(forResource)}` : `/routing/${kind}`;
   const send = () =>
     save.mutate(
@@ -225,7 +218,7 @@ function DefinitionForm({
             )}
             <Select
               label="Type"
-              data={typeOptions}
+              data={kind === 'middlewares' ? MIDDLEWARE_TYPES : SERVICE_TYPES}
               value={type}
               onChange={(value) => value && setType(value)}
               searchable
