@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, authHeaders, unwrap } from '../../api/client';
+import type { components } from '../../api/schema';
 import { memoryHeaders } from '../../api/memoryApiKey';
 import { openableProjects } from '../../sessions/api/projects';
 
@@ -59,10 +60,7 @@ export const memoryFiguresQuery = () =>
         });
         if (response.status === 401) return 'key' as const;
         if (!response.ok) throw new Error(`the memory API answered ${response.status}`);
-        return (await response.json()) as {
-          memories: { id: string; title?: string | null; status: string }[];
-          pagination: { totalItems: number };
-        };
+        return (await response.json()) as components['schemas']['ListDocumentsResponse'];
       };
       const [pipeline, failed] = await Promise.all([
         list(['queued', 'extracting', 'chunking', 'embedding', 'indexing']),
