@@ -20,12 +20,6 @@ const memoryListQuery = (queryKey: readonly unknown[], tag: string, limit: numbe
       ),
   });
 
-/** The memories drawn in a tag's graph (up to `limit`). */
-const memoriesQuery = (tag: string, limit: number) =>
-  memoryListQuery(memoryKeys.memories(tag), tag, limit);
-/** The ten last changed, beside a profile. */
-const recentMemoriesQuery = (tag: string) => memoryListQuery(memoryKeys.recentMemories(tag), tag, 10);
-
 const profileQuery = (tag: string) =>
   queryOptions({
     queryKey: memoryKeys.profile(tag),
@@ -33,8 +27,12 @@ const profileQuery = (tag: string) =>
     queryFn: async () => unwrap(await api.POST('/v4/profile', { body: { containerTag: tag } })),
   });
 
-export const useMemories = (tag: string, limit: number) => useQuery(memoriesQuery(tag, limit));
-export const useRecentMemories = (tag: string) => useQuery(recentMemoriesQuery(tag));
+/** The memories drawn in a tag's graph (up to `limit`). */
+export const useMemories = (tag: string, limit: number) =>
+  useQuery(memoryListQuery(memoryKeys.memories(tag), tag, limit));
+/** The ten last changed, beside a profile. */
+export const useRecentMemories = (tag: string) =>
+  useQuery(memoryListQuery(memoryKeys.recentMemories(tag), tag, 10));
 export const useProfile = (tag: string) => useQuery(profileQuery(tag));
 
 /** Forgets a memory, or restores a forgotten one; the tag's memories are refreshed. */
