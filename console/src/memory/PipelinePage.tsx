@@ -69,6 +69,8 @@ export default function PipelinePage() {
   }, []);
 
   const axis = scheme === 'dark' ? '#ced4da' : '#495057';
+  const lastFiveMinutes = (key: 'done' | 'failed') =>
+    samples.reduce((n, s) => n + s[key], 0) + counts.current[key];
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -77,14 +79,8 @@ export default function PipelinePage() {
       {processing.error && <Alert color="red">{memoryErrorText(processing.error)}</Alert>}
       <Group wrap="wrap">
         <Stat label="In the pipeline now" value={processing.data?.totalCount ?? '…'} />
-        <Stat
-          label="Done (last 5 min)"
-          value={samples.reduce((n, s) => n + s.done, 0) + counts.current.done}
-        />
-        <Stat
-          label="Failed (last 5 min)"
-          value={samples.reduce((n, s) => n + s.failed, 0) + counts.current.failed}
-        />
+        <Stat label="Done (last 5 min)" value={lastFiveMinutes('done')} />
+        <Stat label="Failed (last 5 min)" value={lastFiveMinutes('failed')} />
       </Group>
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="xs">
