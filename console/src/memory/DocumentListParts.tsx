@@ -85,18 +85,15 @@ export const FilterBar = memo(function FilterBar({
         onChange={(e) => update({ metadata: e.currentTarget.value })}
         style={{ flex: '1 1 160px' }}
       />
-      <TextInput
-        type="date"
-        label="Created from"
-        value={filters.from}
-        onChange={(e) => update({ from: e.currentTarget.value })}
-      />
-      <TextInput
-        type="date"
-        label="Created to"
-        value={filters.to}
-        onChange={(e) => update({ to: e.currentTarget.value })}
-      />
+      {(['from', 'to'] as const).map((end) => (
+        <TextInput
+          key={end}
+          type="date"
+          label={`Created ${end}`}
+          value={filters[end]}
+          onChange={(e) => update({ [end]: e.currentTarget.value })}
+        />
+      ))}
       <Select
         label="Sort by"
         data={[
