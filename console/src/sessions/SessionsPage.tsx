@@ -91,22 +91,17 @@ function SessionsPage() {
         </Title>
         <Group gap="xs">
           <OpenProjectButton onOpen={(value) => setParams({ directory: value })} />
-          <Button
-            variant="default"
-            component={Link}
-            to={`/sessions/files?directory=${encodeURIComponent(directory ?? '')}`}
-            disabled={!directory}
-          >
-            Files
-          </Button>
-          <Button
-            variant="default"
-            component={Link}
-            to={`/sessions/terminal?directory=${encodeURIComponent(directory ?? '')}`}
-            disabled={!directory}
-          >
-            Terminal
-          </Button>
+          {(['Files', 'Terminal'] as const).map((page) => (
+            <Button
+              key={page}
+              variant="default"
+              component={Link}
+              to={`/sessions/${page.toLowerCase()}?directory=${encodeURIComponent(directory ?? '')}`}
+              disabled={!directory}
+            >
+              {page}
+            </Button>
+          ))}
           <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!directory}>
             New session
           </Button>
