@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Group, Paper, Select, TagsInput, Text, TextInput } from '@mantine/core';
+import type { components } from '../api/schema';
 import { searchDocuments, searchMemories } from './api/search';
 import { type Exchange } from './SearchPage';
 import { SearchControls, switchSet, ResultCount, Score, Highlighted, Panel } from './SearchParts';
@@ -55,7 +56,7 @@ export function DocumentsSearch({ q, filters, runs }: SearchProps) {
     rerank: false,
     rewriteQuery: false,
   });
-  const { exchange, busy, run, results } = useExchange<DocumentHitView>();
+  const { exchange, busy, run, results } = useExchange<components['schemas']['DocumentHit']>();
   const body = {
     q,
     ...(containerTags.length ? { containerTags } : {}),
@@ -113,21 +114,6 @@ export function DocumentsSearch({ q, filters, runs }: SearchProps) {
   );
 }
 
-interface DocumentHitView {
-  documentId: string;
-  title: string | null;
-  score: number;
-  chunks: { content: string; score: number; isRelevant: boolean }[];
-}
-
-interface MemoryHitView {
-  id: string;
-  memory?: string;
-  chunk?: string;
-  similarity: number;
-  version?: number | null;
-}
-
 export function MemoriesSearch({ q, filters, runs }: SearchProps) {
   const [containerTag, setContainerTag] = useState('');
   const [searchMode, setSearchMode] = useState<'memories' | 'hybrid' | 'documents'>('memories');
@@ -141,7 +127,7 @@ export function MemoriesSearch({ q, filters, runs }: SearchProps) {
     chunks: false,
   });
   const [flags, setFlags] = useState({ aggregate: false, rerank: false, rewriteQuery: false });
-  const { exchange, busy, run, results } = useExchange<MemoryHitView>();
+  const { exchange, busy, run, results } = useExchange<components['schemas']['MemoryHit']>();
   const body = {
     q,
     ...(containerTag ? { containerTag } : {}),
