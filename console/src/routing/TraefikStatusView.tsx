@@ -1,19 +1,11 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
+import type { components } from '../api/schema';
 import { useTraefikStatus } from './api/traefik';
 import { ResourceLink } from './ResourceLink';
 
-type TraefikObject = {
-  name: string;
-  provider: string;
-  status: string;
-  type?: string;
-  rule?: string;
-  service?: string;
-  middlewares?: string[];
-  errors: string[];
-};
+type TraefikObject = components['schemas']['TraefikObjectDto'];
 
 /** A status and the errors Traefik reports with it. */
 function StatusCell({ status, errors }: { status: string | null; errors: string[] }) {
