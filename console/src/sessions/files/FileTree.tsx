@@ -35,15 +35,15 @@ export function TreeLevel({
         <li key={node.path}>
           {node.type === 'directory' ? (
             <DirectoryRow
+              {...list}
               directory={directory}
               path={node.path}
               name={node.name}
               ignored={node.ignored}
               depth={depth}
-              {...list}
             />
           ) : (
-            <FileRow path={node.path} name={node.name} depth={depth} {...list} />
+            <FileRow {...list} path={node.path} name={node.name} depth={depth} />
           )}
         </li>
       ))}
@@ -51,10 +51,12 @@ export function TreeLevel({
   );
 }
 
-function DirectoryRow(
-  props: FileListProps & { directory: string; path: string; name: string; ignored: boolean; depth: number },
-) {
-  const { path, name, depth, marks, open } = props;
+function DirectoryRow({
+  name,
+  ignored,
+  ...level
+}: FileListProps & { directory: string; path: string; name: string; ignored: boolean; depth: number }) {
+  const { path, depth, marks, open } = level;
   // Opened by itself when the open file is inside it (a link to a file shows where it is).
   const [expanded, setExpanded] = useState(() => !!open?.startsWith(`${path}/`));
   const inside = (p: string) => p.startsWith(`${path}/`);
@@ -72,13 +74,13 @@ function DirectoryRow(
           <Text size="sm" aria-hidden w={12} className="keel-muted">
             {expanded ? '▾' : '▸'}
           </Text>
-          <Text size="sm" truncate className={props.ignored ? 'keel-muted' : undefined}>
+          <Text size="sm" truncate className={ignored ? 'keel-muted' : undefined}>
             {name}/
           </Text>
           {changed && <span className="keel-change-dot" aria-hidden />}
         </Group>
       </UnstyledButton>
-      {expanded && <TreeLevel {...props} depth={depth + 1} />}
+      {expanded && <TreeLevel {...level} depth={depth + 1} />}
     </>
   );
 }

@@ -22,7 +22,7 @@ export function FoundFiles({
       )}
       {(found.data ?? []).map((path) => (
         <li key={path}>
-          <FileRow path={path} name={path} depth={0} {...list} />
+          <FileRow {...list} path={path} name={path} depth={0} />
         </li>
       ))}
     </Stack>

@@ -12,7 +12,7 @@ export function SessionChanges(list: FileListProps) {
         Changed by the session ({marks.session.size})
       </Text>
       {[...marks.session.keys()].map((file) => (
-        <FileRow key={file} path={file} name={file} depth={0} {...list} />
+        <FileRow key={file} {...list} path={file} name={file} depth={0} />
       ))}
     </Stack>
   );
