@@ -12,7 +12,6 @@ import { NotFoundPage } from './components/NotFoundPage';
 import { suspended } from './components/suspended';
 import { ResourcesPage } from './routing/ResourcesPage';
 import { routingRoutes } from './routing/routes';
-import { PluginHubRoute } from './routing/PluginHubRoute';
 import { useRoutingEvents } from './routing/api/routingEvents';
 import { useEventStream } from './hooks/useEventStream';
 import { openedPagesLoaded, preloadable, whenIdle } from './lib/preloadable';
@@ -53,15 +52,7 @@ export function App() {
     );
   if (auth === 'login') return <LoginPage onLoggedIn={() => setAuth('in')} />;
   return (
-    <Authenticated
-      onLogout={
-        auth === 'in'
-          ? () => {
-              void signOut().then(() => setAuth('login'));
-            }
-          : undefined
-      }
-    />
+    <Authenticated onLogout={auth === 'in' ? () => void signOut().then(() => setAuth('login')) : undefined} />
   );
 }
 
@@ -77,7 +68,6 @@ function Authenticated({ onLogout }: { onLogout?: () => void }) {
         <Route path="/routing/resources" element={<ResourcesPage />} />
         {routingRoutes}
         <Route path="/memory/*" element={suspended(<MemoryRoutes />)} />
-        <Route path="/routing/plugins" element={<PluginHubRoute />} />
         <Route path="/keys" element={suspended(<ApiKeysPage />)} />
         <Route path="/sessions/*" element={suspended(<SessionsRoutes />)} />
         <Route path="*" element={<NotFoundPage />} />

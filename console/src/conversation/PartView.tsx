@@ -1,5 +1,4 @@
-import { memo } from 'react';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
 import type { AssistantMessage, MessageEntry, Part } from './model';
 import { DiffView } from './DiffView';

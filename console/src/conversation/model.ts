@@ -1,7 +1,7 @@
 import type { components } from '../api/schema';
 
 export type Session = components['schemas']['Session'];
-export type Message = components['schemas']['Message'];
+type Message = components['schemas']['Message'];
 export type AssistantMessage = components['schemas']['AssistantMessage'];
 export type Part = components['schemas']['Part'];
 export type Permission = components['schemas']['Permission'];
@@ -17,18 +17,25 @@ export interface SessionEvent {
   properties: Record<string, unknown>;
 }
 
-/** Ids are ascending (time-ordered), so plain string order is creation order. */
-function upsertById<T extends { id: string }>(list: T[], item: T): T[] {
-  const index = list.findIndex((x) => x.id === item.id);
+/**
+ * `list` with `item` in place of the one of the same id, or inserted in id order: ids are ascending
+ * (time-ordered), so plain string order is creation order.
+ */
+function upsert<T>(list: T[], item: T, idOf: (x: T) => string): T[] {
+  const id = idOf(item);
+  const index = list.findIndex((x) => idOf(x) === id);
   if (index >= 0) {
     const next = list.slice();
     next[index] = item;
     return next;
   }
   let at = list.length;
-  while (at > 0 && list[at - 1].id > item.id) at--;
+  while (at > 0 && idOf(list[at - 1]) > id) at--;
   return [...list.slice(0, at), item, ...list.slice(at)];
 }
+
+const upsertByInfo = (messages: MessageEntry[], entry: MessageEntry) =>
+  upsert(messages, entry, (m) => m.info.id);
 
 /** The session an event is about (every shape /event uses), or undefined. */
 export function eventSessionID(event: SessionEvent): string | undefined {
@@ -62,7 +69,7 @@ export function applyEvent(messages: MessageEntry[], event: SessionEvent): Messa
       const part = p.part as Part;
       const entry = messages.find((m) => m.info.id === part.messageID);
       if (!entry) return messages;
-      return upsertByInfo(messages, { info: entry.info, parts: upsertById(entry.parts, part) });
+      return upsertByInfo(messages, { info: entry.info, parts: upsert(entry.parts, part, (x) => x.id) });
     }
     case 'message.part.removed': {
       const entry = messages.find((m) => m.info.id === p.messageID);
@@ -75,19 +82,6 @@ export function applyEvent(messages: MessageEntry[], event: SessionEvent): Messa
     default:
       return messages;
   }
-}
-
-function upsertByInfo(messages: MessageEntry[], entry: MessageEntry): MessageEntry[] {
-  const id = entry.info.id;
-  const index = messages.findIndex((m) => m.info.id === id);
-  if (index >= 0) {
-    const next = messages.slice();
-    next[index] = entry;
-    return next;
-  }
-  let at = messages.length;
-  while (at > 0 && messages[at - 1].info.id > id) at--;
-  return [...messages.slice(0, at), entry, ...messages.slice(at)];
 }
 
 /** Header figures: the last model used, tokens and cost summed over the assistant turns. */

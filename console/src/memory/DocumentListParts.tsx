@@ -14,8 +14,7 @@ import {
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../components/EmptyState';
 import { DOCUMENT_TYPES, STATUSES, type DocumentSummary } from './api/documents';
-import type { Filters } from './DocumentsPage';
-import { dateTime, StatusBadge } from './DocumentsPage';
+import { dateTime, StatusBadge, type Filters } from './DocumentsPage';
 
 /** What an empty list says: how to add the first documents, or that the filters match none. */
 export function EmptyDocuments({
@@ -86,18 +85,15 @@ export const FilterBar = memo(function FilterBar({
         onChange={(e) => update({ metadata: e.currentTarget.value })}
         style={{ flex: '1 1 160px' }}
       />
-      <TextInput
-        type="date"
-        label="Created from"
-        value={filters.from}
-        onChange={(e) => update({ from: e.currentTarget.value })}
-      />
-      <TextInput
-        type="date"
-        label="Created to"
-        value={filters.to}
-        onChange={(e) => update({ to: e.currentTarget.value })}
-      />
+      {(['from', 'to'] as const).map((end) => (
+        <TextInput
+          key={end}
+          type="date"
+          label={`Created ${end}`}
+          value={filters[end]}
+          onChange={(e) => update({ [end]: e.currentTarget.value })}
+        />
+      ))}
       <Select
         label="Sort by"
         data={[

@@ -238,19 +238,9 @@ function FitOnResize({ focus }: { focus: string[] }) {
   const nodes = useStore((state) => state.nodes.length);
   const key = focus.join(',');
   useEffect(() => {
-    if (width > 0 && height > 0 && nodes > 0)
-      void fitView({
-        maxZoom: 1,
-        ...(key
-          ? {
-              nodes: key
-                .split(',')
-                .slice(0, 12)
-                .map((id) => ({ id })),
-              duration: 300,
-            }
-          : {}),
-      });
+    const ids = key ? key.split(',').slice(0, 12) : [];
+    const zoomTo = ids.length ? { nodes: ids.map((id) => ({ id })), duration: 300 } : {};
+    if (width > 0 && height > 0 && nodes > 0) void fitView({ maxZoom: 1, ...zoomTo });
   }, [fitView, width, height, nodes, key]);
   return null;
 }

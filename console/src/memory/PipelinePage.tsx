@@ -21,6 +21,12 @@ import { memoryErrorText } from './memoryText';
 const BUCKET_MS = 5000;
 const BUCKETS = 60;
 
+const LINES = [
+  { dataKey: 'queued', name: 'in pipeline', stroke: '#1971c2' },
+  { dataKey: 'done', name: 'done', stroke: '#2b8a3e' },
+  { dataKey: 'failed', name: 'failed', stroke: '#c92a2a' },
+];
+
 interface Sample {
   time: string;
   queued: number;
@@ -63,6 +69,8 @@ export default function PipelinePage() {
   }, []);
 
   const axis = scheme === 'dark' ? '#ced4da' : '#495057';
+  const lastFiveMinutes = (key: 'done' | 'failed') =>
+    samples.reduce((n, s) => n + s[key], 0) + counts.current[key];
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -71,14 +79,8 @@ export default function PipelinePage() {
       {processing.error && <Alert color="red">{memoryErrorText(processing.error)}</Alert>}
       <Group wrap="wrap">
         <Stat label="In the pipeline now" value={processing.data?.totalCount ?? '…'} />
-        <Stat
-          label="Done (last 5 min)"
-          value={samples.reduce((n, s) => n + s.done, 0) + counts.current.done}
-        />
-        <Stat
-          label="Failed (last 5 min)"
-          value={samples.reduce((n, s) => n + s.failed, 0) + counts.current.failed}
-        />
+        <Stat label="Done (last 5 min)" value={lastFiveMinutes('done')} />
+        <Stat label="Failed (last 5 min)" value={lastFiveMinutes('failed')} />
       </Group>
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="xs">
@@ -96,30 +98,9 @@ export default function PipelinePage() {
               <YAxis allowDecimals={false} stroke={axis} fontSize={11} />
               <Tooltip />
               <Legend />
-              <Line
-                type="monotone"
-                dataKey="queued"
-                name="in pipeline"
-                stroke="#1971c2"
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                type="monotone"
-                dataKey="done"
-                name="done"
-                stroke="#2b8a3e"
-                dot={false}
-                isAnimationActive={false}
-              />
-              <Line
-                type="monotone"
-                dataKey="failed"
-                name="failed"
-                stroke="#c92a2a"
-                dot={false}
-                isAnimationActive={false}
-              />
+              {LINES.map((line) => (
+                <Line key={line.dataKey} type="monotone" {...line} dot={false} isAnimationActive={false} />
+              ))}
             </LineChart>
           </ResponsiveContainer>
         </div>

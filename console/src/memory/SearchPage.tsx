@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { DocumentsSearch, MemoriesSearch } from './SearchPanels';
 
-export interface Condition {
+interface Condition {
   key: string;
   value: string;
   filterType: 'metadata' | 'numeric' | 'array_contains' | 'string_contains';
@@ -31,7 +31,7 @@ export interface Exchange {
 }
 
 /** `{AND|OR: [...]}` from the builder's rows (the filter grammar of both search APIs). */
-export function filterOf(join: 'AND' | 'OR', conditions: Condition[]): Record<string, unknown> | undefined {
+function filterOf(join: 'AND' | 'OR', conditions: Condition[]): Record<string, unknown> | undefined {
   const rows = conditions.filter((c) => c.key);
   if (!rows.length) return undefined;
   return {

@@ -1,11 +1,19 @@
 import { useEffect, useState } from 'react';
 import { Group, Paper, Select, TagsInput, Text, TextInput } from '@mantine/core';
+import type { components } from '../api/schema';
 import { searchDocuments, searchMemories } from './api/search';
 import { type Exchange } from './SearchPage';
 import { SearchControls, switchSet, ResultCount, Score, Highlighted, Panel } from './SearchParts';
 
-/** Runs a search when `runs` changes, keeping the exchange for the raw view. */
-function useExchange() {
+/** What both panels are given: the shared query and filter, and how many times "Search both" was pressed. */
+interface SearchProps {
+  q: string;
+  filters?: Record<string, unknown>;
+  runs: number;
+}
+
+/** Runs a search when `runs` changes, keeping the exchange for the raw view and its results. */
+function useExchange<Hit>() {
   const [exchange, setExchange] = useState<Exchange | null>(null);
   const [busy, setBusy] = useState(false);
   async function run(
@@ -23,7 +31,8 @@ function useExchange() {
     });
     setBusy(false);
   }
-  return { exchange, busy, run };
+  const results = (exchange?.status === 200 ? (exchange.response as { results: Hit[] }).results : []) ?? [];
+  return { exchange, busy, run, results };
 }
 
 /** Runs the panel's search each time the shared "Search both" is pressed (not on its first render). */
@@ -34,15 +43,7 @@ function useRunOn(runs: number, run: () => void) {
   }, [runs]);
 }
 
-export function DocumentsSearch({
-  q,
-  filters,
-  runs,
-}: {
-  q: string;
-  filters?: Record<string, unknown>;
-  runs: number;
-}) {
+export function DocumentsSearch({ q, filters, runs }: SearchProps) {
   const [containerTags, setContainerTags] = useState<string[]>([]);
   const [limit, setLimit] = useState<number | string>(10);
   const [chunkThreshold, setChunkThreshold] = useState<number | string>(0);
@@ -55,7 +56,7 @@ export function DocumentsSearch({
     rerank: false,
     rewriteQuery: false,
   });
-  const { exchange, busy, run } = useExchange();
+  const { exchange, busy, run, results } = useExchange<components['schemas']['DocumentHit']>();
   const body = {
     q,
     ...(containerTags.length ? { containerTags } : {}),
@@ -68,8 +69,6 @@ export function DocumentsSearch({
   };
   const go = () => void run(() => searchDocuments(body), body);
   useRunOn(runs, go);
-  const results =
-    (exchange?.status === 200 ? (exchange.response as { results: DocumentHitView[] }).results : []) ?? [];
 
   return (
     <Panel
@@ -115,30 +114,7 @@ export function DocumentsSearch({
   );
 }
 
-interface DocumentHitView {
-  documentId: string;
-  title: string | null;
-  score: number;
-  chunks: { content: string; score: number; isRelevant: boolean }[];
-}
-
-interface MemoryHitView {
-  id: string;
-  memory?: string;
-  chunk?: string;
-  similarity: number;
-  version?: number | null;
-}
-
-export function MemoriesSearch({
-  q,
-  filters,
-  runs,
-}: {
-  q: string;
-  filters?: Record<string, unknown>;
-  runs: number;
-}) {
+export function MemoriesSearch({ q, filters, runs }: SearchProps) {
   const [containerTag, setContainerTag] = useState('');
   const [searchMode, setSearchMode] = useState<'memories' | 'hybrid' | 'documents'>('memories');
   const [limit, setLimit] = useState<number | string>(10);
@@ -151,7 +127,7 @@ export function MemoriesSearch({
     chunks: false,
   });
   const [flags, setFlags] = useState({ aggregate: false, rerank: false, rewriteQuery: false });
-  const { exchange, busy, run } = useExchange();
+  const { exchange, busy, run, results } = useExchange<components['schemas']['MemoryHit']>();
   const body = {
     q,
     ...(containerTag ? { containerTag } : {}),
@@ -164,8 +140,6 @@ export function MemoriesSearch({
   };
   const go = () => void run(() => searchMemories(body), body);
   useRunOn(runs, go);
-  const results =
-    (exchange?.status === 200 ? (exchange.response as { results: MemoryHitView[] }).results : []) ?? [];
 
   return (
     <Panel

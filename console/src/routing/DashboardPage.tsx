@@ -15,20 +15,13 @@ import {
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { LastSyncText } from './LastSyncText';
+import { ResourceLink } from './ResourceLink';
 import { useActiveDataSource } from './api/dataSources';
 import { useMiddlewares, useServices } from './api/definitions';
 import { useRecentResources, useResources } from './api/resources';
 import { useTraefikStatus } from './api/traefik';
 
 const UNPROTECTED_SHOWN = 10;
-
-function ResourceLink({ id, host }: { id: string; host: string }) {
-  return (
-    <Anchor component={Link} to={`/routing/resources/${encodeURIComponent(id)}`}>
-      {host}
-    </Anchor>
-  );
-}
 
 function Figure({ label, value, to }: { label: string; value: number | string; to: string }) {
   return (
@@ -124,45 +117,38 @@ export function DashboardPage() {
       </Card>
       <TraefikCard />
       <Card withBorder>
+        <Title order={2} size="h4">
+          {active.length === 0
+            ? 'Protection'
+            : `Protection: ${active.length - unprotected.length} of ${active.length} active resources protected`}
+        </Title>
         {active.length === 0 ? (
-          <>
-            <Title order={2} size="h4">
-              Protection
-            </Title>
-            <Text>
-              No active resource yet. Resources come from the active data source:{' '}
-              <Anchor component={Link} to="/routing/datasources" underline="always">
-                point it at Pangolin or Traefik
-              </Anchor>{' '}
-              and they appear here after the next sync; then attach middlewares to protect them.
-            </Text>
-          </>
+          <Text>
+            No active resource yet. Resources come from the active data source:{' '}
+            <Anchor component={Link} to="/routing/datasources" underline="always">
+              point it at Pangolin or Traefik
+            </Anchor>{' '}
+            and they appear here after the next sync; then attach middlewares to protect them.
+          </Text>
+        ) : unprotected.length === 0 ? (
+          <Text>Every active resource has at least one middleware.</Text>
         ) : (
           <>
-            <Title order={2} size="h4">
-              Protection: {active.length - unprotected.length} of {active.length} active resources protected
-            </Title>
-            {unprotected.length === 0 ? (
-              <Text>Every active resource has at least one middleware.</Text>
-            ) : (
-              <>
-                <Text>
-                  {unprotected.length} active {unprotected.length === 1 ? 'resource has' : 'resources have'}{' '}
-                  no middleware:
-                </Text>
-                <List aria-label="Unprotected resources">
-                  {shown.map((r) => (
-                    <List.Item key={r.id}>
-                      <ResourceLink id={r.id} host={r.host} />
-                    </List.Item>
-                  ))}
-                </List>
-                {unprotected.length > UNPROTECTED_SHOWN && (
-                  <Button variant="subtle" size="xs" w="fit-content" onClick={() => setShowAll(!showAll)}>
-                    {showAll ? 'Show fewer' : `Show all ${unprotected.length}`}
-                  </Button>
-                )}
-              </>
+            <Text>
+              {unprotected.length} active {unprotected.length === 1 ? 'resource has' : 'resources have'} no
+              middleware:
+            </Text>
+            <List aria-label="Unprotected resources">
+              {shown.map((r) => (
+                <List.Item key={r.id}>
+                  <ResourceLink id={r.id} host={r.host} />
+                </List.Item>
+              ))}
+            </List>
+            {unprotected.length > UNPROTECTED_SHOWN && (
+              <Button variant="subtle" size="xs" w="fit-content" onClick={() => setShowAll(!showAll)}>
+                {showAll ? 'Show fewer' : `Show all ${unprotected.length}`}
+              </Button>
             )}
           </>
         )}

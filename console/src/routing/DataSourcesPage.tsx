@@ -10,7 +10,6 @@ import {
   SimpleGrid,
   Select,
   Stack,
-  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -19,8 +18,9 @@ import { fieldErrors } from './fieldErrors';
 import { useActiveDataSource, useDataSources, type DataSource as Source } from './api/dataSources';
 import { useActivateDataSource, useSaveDataSource, useTestDataSource } from './api/dataSourceSettings';
 import { LastSyncText } from './LastSyncText';
+import { Outcome } from './resource/SettingForm';
 
-export function DataSourcesPage() {
+export default function DataSourcesPage() {
   const sources = useDataSources();
   const active = useActiveDataSource();
   const activate = useActivateDataSource();
@@ -47,11 +47,7 @@ export function DataSourcesPage() {
               disabled={activate.isPending}
             />
           </Group>
-          {activate.error ? (
-            <Text c="var(--mantine-color-error)" size="sm" role="alert">
-              {errorMessage(activate.error)}
-            </Text>
-          ) : null}
+          <Outcome failed={activate.error && errorMessage(activate.error)} />
           {active.data && <LastSyncText lastSync={active.data.last_sync} />}
         </Stack>
       </Card>
@@ -145,26 +141,11 @@ function SourceForm({ name, source, active }: { name: string; source: Source; ac
             >
               Test connection
             </Button>
-            {test.isSuccess && (
-              <Text c="var(--keel-color-ok)" size="sm" role="status">
-                {test.data.message}
-              </Text>
-            )}
-            {test.error ? (
-              <Text c="var(--mantine-color-error)" size="sm" role="alert">
-                {errorMessage(test.error)}
-              </Text>
-            ) : null}
-            {save.isSuccess && (
-              <Text c="var(--keel-color-ok)" size="sm" role="status">
-                Saved.
-              </Text>
-            )}
-            {errors[''] && (
-              <Text c="var(--mantine-color-error)" size="sm" role="alert">
-                {errors['']}
-              </Text>
-            )}
+            <Outcome
+              failed={test.error && errorMessage(test.error)}
+              done={test.isSuccess && test.data.message}
+            />
+            <Outcome failed={errors['']} done={save.isSuccess && 'Saved.'} />
           </Group>
         </Stack>
       </form>

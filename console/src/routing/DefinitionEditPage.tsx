@@ -23,7 +23,8 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { errorMessage } from '../api/client';
 import { errorsUnder, fieldErrors } from './fieldErrors';
 import { useDefinition, useSaveDefinition } from './api/definition';
-import { MIDDLEWARE_TEMPLATES, SERVICE_TEMPLATES, type Template } from './templates';
+import { Outcome } from './resource/SettingForm';
+import { MIDDLEWARE_TEMPLATES, SERVICE_TEMPLATES } from './templates';
 import { configIssues, MIDDLEWARE_TYPES, SERVICE_TYPES, type Issue, type Kind } from './traefikValidation';
 
 type Format = 'json' | 'yaml';
@@ -73,12 +74,7 @@ function fieldRange(text: string, path: string): { from: number; to: number } {
   return { from: 0, to: Math.max(0, Math.min(text.indexOf('\n') >>> 0, text.length)) };
 }
 
-function templatesFor(kind: Kind): Record<string, Template> {
-  if (kind === 'middlewares') return MIDDLEWARE_TEMPLATES;
-  return SERVICE_TEMPLATES;
-}
-
-export function DefinitionEditPage({ kind }: { kind: Kind }) {
+export default function DefinitionEditPage({ kind }: { kind: Kind }) {
   const { id = 'new' } = useParams();
   const creating = id === 'new';
   const existing = useDefinition(kind, creating ? undefined : id);
@@ -100,7 +96,7 @@ function DefinitionForm({
   const [search] = useSearchParams();
   const forResource = search.get('resource');
   const singular = kind === 'middlewares' ? 'middleware' : 'service';
-  const templates = templatesFor(kind);
+  const templates = kind === 'middlewares' ? MIDDLEWARE_TEMPLATES : SERVICE_TEMPLATES;
   const firstTemplate = kind === 'middlewares' ? 'forwardAuth' : 'loadBalancer';
   const [name, setName] = useState(initial?.name ?? '');
   const [template, setTemplate] = useState<string>(initial ? '' : firstTemplate);
@@ -119,7 +115,7 @@ function DefinitionForm({
   );
 
   // Rebuilt when the format or type changes, so the linter checks against the right definition.
-  const extensions = useMemo(
+  const themed = useMemo(
     () => [
       format === 'json' ? json() : yamlLanguage(),
       EditorView.contentAttributes.of({ 'aria-labelledby': 'config-label' }),
@@ -132,14 +128,8 @@ function DefinitionForm({
           const current = parseText(doc, format);
           if (current.error) {
             const at = Math.min(current.error.at, doc.length);
-            return [
-              {
-                from: at,
-                to: Math.min(at + 1, doc.length),
-                severity: 'error',
-                message: current.error.message,
-              },
-            ];
+            const to = Math.min(at + 1, doc.length);
+            return [{ from: at, to, severity: 'error', message: current.error.message }];
           }
           return configIssues(kind, type, current.value).map((issue) => ({
             ...fieldRange(doc, issue.path),
@@ -149,12 +139,9 @@ function DefinitionForm({
         },
         { delay: 150 },
       ),
+      ...(scheme === 'dark' ? [darkerBackground] : []),
     ],
-    [format, kind, type],
-  );
-  const themed = useMemo(
-    () => (scheme === 'dark' ? [...extensions, darkerBackground] : extensions),
-    [extensions, scheme],
+    [format, kind, type, scheme],
   );
 
   const save = useSaveDefinition(kind, id, forResource);
@@ -184,7 +171,6 @@ function DefinitionForm({
     setFormat(target);
   }
 
-  const typeOptions = kind === 'middlewares' ? MIDDLEWARE_TYPES : SERVICE_TYPES;
   const back = forResource ? `/routing/resources/${encodeURIComponent(forResource)}` : `/routing/${kind}`;
   const send = () =>
     save.mutate(
@@ -232,7 +218,7 @@ function DefinitionForm({
             )}
             <Select
               label="Type"
-              data={typeOptions}
+              data={kind === 'middlewares' ? MIDDLEWARE_TYPES : SERVICE_TYPES}
               value={type}
               onChange={(value) => value && setType(value)}
               searchable
@@ -319,11 +305,7 @@ function DefinitionForm({
             <Button variant="default" component={Link} to={back}>
               Cancel
             </Button>
-            {serverErrors[''] && (
-              <Text c="var(--mantine-color-error)" size="sm" role="alert">
-                {serverErrors['']}
-              </Text>
-            )}
+            <Outcome failed={serverErrors['']} />
           </Group>
         </Stack>
       </form>

@@ -18,14 +18,13 @@ import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { EmptyState } from '../components/EmptyState';
 import { useDeleteDefinition } from './api/definition';
-import { useMiddlewares, useServices } from './api/definitions';
+import { useMiddlewares, useServices, type DefinitionKind as Kind } from './api/definitions';
 import { useResources } from './api/resources';
 
-type Kind = 'middlewares' | 'services';
 type Definition = { id: string; name: string; type: string };
 
 /** Middlewares or services: search, type filter, and delete that names the resources still using one. */
-export function DefinitionsPage({ kind }: { kind: Kind }) {
+export default function DefinitionsPage({ kind }: { kind: Kind }) {
   const middlewares = useMiddlewares();
   const services = useServices();
   const list = kind === 'middlewares' ? middlewares : services;

@@ -26,7 +26,7 @@ import {
 } from './api/plugins';
 
 const PAGE = 48;
-/** The Traefik static configuration file the hub writes `experimental.plugins` into. */
+/** The API's field names, as this page labels them. */
 const FIELD_LABELS: Record<string, string> = {
   path: 'Static configuration file',
   version: 'Version',
@@ -34,7 +34,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** An API error in the words of this page (its fields' labels, no API routes). */
-export function pluginErrorText(error: unknown): string {
+function pluginErrorText(error: unknown): string {
   const text = errorMessage(error);
   if (/set it first with PUT \/api\/plugins\/configpath/.test(text))
     return 'No Traefik static configuration file is set: set it above first.';
@@ -116,7 +116,6 @@ function PluginCard({ plugin, configured }: { plugin: Plugin; configured: boolea
   const failed = install.error ?? remove.error;
   const done = install.isSuccess ? install.data.message : remove.isSuccess ? remove.data.message : undefined;
   const busy = install.isPending || remove.isPending;
-  const versionId = `version-${plugin.key}`;
   const canUpdate =
     plugin.isInstalled && version.trim() !== '' && version.trim() !== (plugin.installedVersion ?? '');
 
@@ -141,7 +140,7 @@ function PluginCard({ plugin, configured }: { plugin: Plugin; configured: boolea
         {plugin.tested_with && <Text size="xs">Tested with {plugin.tested_with}</Text>}
         <Stack gap="xs" mt="auto">
           <TextInput
-            id={versionId}
+            id={`version-${plugin.key}`}
             label="Version"
             size="xs"
             placeholder="v1.2.3"

@@ -6,7 +6,7 @@ import { MiddlewaresCard } from './resource/MiddlewaresCard';
 import { RouterCard } from './resource/RouterSettings';
 import { ServiceCard } from './resource/ServiceCard';
 
-export function ResourceDetailPage() {
+export default function ResourceDetailPage() {
   const { id = '' } = useParams();
   const resource = useResource(id);
 

@@ -18,6 +18,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/client';
 import { useDeleteResources, useResources } from './api/resources';
+import { ResourceLink } from './ResourceLink';
 
 const ROW_HEIGHT = 44;
 const MIDDLEWARES_WIDTH = '35%';
@@ -106,58 +107,56 @@ export function ResourcesPage() {
           </Text>
         </Paper>
       ) : (
-        <>
-          <div
-            ref={scroller}
-            role="table"
-            tabIndex={0}
-            aria-label="Resources"
-            aria-rowcount={shown.length}
+        <div
+          ref={scroller}
+          role="table"
+          tabIndex={0}
+          aria-label="Resources"
+          aria-rowcount={shown.length}
+          style={{
+            height: 'min(70vh, 640px)',
+            overflow: 'auto',
+            border: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
+          <Group
+            role="row"
+            wrap="nowrap"
+            justify="space-between"
+            px="sm"
+            h={36}
             style={{
-              height: 'min(70vh, 640px)',
-              overflow: 'auto',
-              border: '1px solid var(--mantine-color-default-border)',
+              position: 'sticky',
+              top: 0,
+              zIndex: 1,
+              background: 'var(--mantine-color-body)',
+              borderBottom: '1px solid var(--mantine-color-default-border)',
             }}
           >
-            <Group
-              role="row"
-              wrap="nowrap"
-              justify="space-between"
-              px="sm"
-              h={36}
-              style={{
-                position: 'sticky',
-                top: 0,
-                zIndex: 1,
-                background: 'var(--mantine-color-body)',
-                borderBottom: '1px solid var(--mantine-color-default-border)',
-              }}
-            >
-              <Text role="columnheader" size="sm" fw={700} style={{ flex: 1 }}>
-                Host
-              </Text>
-              <Text role="columnheader" size="sm" fw={700} w={80} visibleFrom="sm">
-                Source
-              </Text>
-              <Text role="columnheader" size="sm" fw={700} w={MIDDLEWARES_WIDTH}>
-                Middlewares
-              </Text>
-              <Text role="columnheader" size="sm" fw={700} w={70}>
-                Status
-              </Text>
-            </Group>
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {virtualizer.getVirtualItems().map((row) => (
-                <ResourceRow
-                  key={shown[row.index].id}
-                  resource={shown[row.index]}
-                  index={row.index}
-                  start={row.start}
-                />
-              ))}
-            </div>
+            <Text role="columnheader" size="sm" fw={700} style={{ flex: 1 }}>
+              Host
+            </Text>
+            <Text role="columnheader" size="sm" fw={700} w={80} visibleFrom="sm">
+              Source
+            </Text>
+            <Text role="columnheader" size="sm" fw={700} w={MIDDLEWARES_WIDTH}>
+              Middlewares
+            </Text>
+            <Text role="columnheader" size="sm" fw={700} w={70}>
+              Status
+            </Text>
+          </Group>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((row) => (
+              <ResourceRow
+                key={shown[row.index].id}
+                resource={shown[row.index]}
+                index={row.index}
+                start={row.start}
+              />
+            ))}
           </div>
-        </>
+        </div>
       )}
     </Stack>
   );
@@ -193,9 +192,7 @@ const ResourceRow = memo(function ResourceRow({
       }}
     >
       <Text role="cell" truncate style={{ flex: 1 }}>
-        <Anchor component={Link} to={`/routing/resources/${encodeURIComponent(r.id)}`}>
-          {r.host}
-        </Anchor>
+        <ResourceLink id={r.id} host={r.host} />
       </Text>
       <Text role="cell" size="sm" w={80} visibleFrom="sm">
         {r.source_type}

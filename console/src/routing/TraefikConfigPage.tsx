@@ -29,7 +29,7 @@ function withMiddlewareNames(yaml: string, names: Map<string, string>): string {
   });
 }
 
-export function TraefikConfigPage() {
+export default function TraefikConfigPage() {
   const config = useTraefikConfig();
   const middlewares = useMiddlewares();
   const [params, setParams] = useSearchParams();

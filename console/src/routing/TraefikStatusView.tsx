@@ -1,33 +1,20 @@
 import { Alert, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../api/client';
+import type { components } from '../api/schema';
 import { useTraefikStatus } from './api/traefik';
+import { ResourceLink } from './ResourceLink';
 
-type TraefikObject = {
-  name: string;
-  provider: string;
-  status: string;
-  type?: string;
-  rule?: string;
-  service?: string;
-  middlewares?: string[];
-  errors: string[];
-};
-
-function StatusBadge({ status }: { status: string | null }) {
-  const color = status === 'enabled' ? 'green' : status === 'warning' ? 'yellow' : 'red';
-  return (
-    <Badge color={color} variant="light">
-      {status ?? 'not loaded'}
-    </Badge>
-  );
-}
+type TraefikObject = components['schemas']['TraefikObjectDto'];
 
 /** A status and the errors Traefik reports with it. */
 function StatusCell({ status, errors }: { status: string | null; errors: string[] }) {
+  const color = status === 'enabled' ? 'green' : status === 'warning' ? 'yellow' : 'red';
   return (
     <Table.Td>
-      <StatusBadge status={status} />
+      <Badge color={color} variant="light">
+        {status ?? 'not loaded'}
+      </Badge>
       {errors.map((e) => (
         <Text key={e} size="xs" c="var(--mantine-color-error)">
           {e}
@@ -134,12 +121,7 @@ export function TraefikStatusView() {
                     {data.keel_routers.map((r) => (
                       <Table.Tr key={r.resource_id}>
                         <Table.Td style={{ wordBreak: 'break-all' }}>
-                          <Anchor
-                            component={Link}
-                            to={`/routing/resources/${encodeURIComponent(r.resource_id)}`}
-                          >
-                            {r.host}
-                          </Anchor>
+                          <ResourceLink id={r.resource_id} host={r.host} />
                         </Table.Td>
                         <StatusCell status={r.status} errors={r.errors} />
                         <Table.Td visibleFrom="sm" style={{ wordBreak: 'break-all' }}>

@@ -4,26 +4,18 @@ import { preloadable } from '../lib/preloadable';
 
 // Loaded on first visit (or at once when the tab is opened on them): the first page stays small (the
 // editor alone brings CodeMirror, ajv and Traefik's schema).
-const ResourceDetailPage = preloadable(
-  async () => ({ default: (await import('./ResourceDetailPage')).ResourceDetailPage }),
-  /^\/routing\/resources\/./,
-);
+const ResourceDetailPage = preloadable(() => import('./ResourceDetailPage'), /^\/routing\/resources\/./);
 const DefinitionsPage = preloadable(
-  async () => ({ default: (await import('./DefinitionsPage')).DefinitionsPage }),
+  () => import('./DefinitionsPage'),
   /^\/routing\/(middlewares|services)\/?$/,
 );
 const DefinitionEditPage = preloadable(
-  async () => ({ default: (await import('./DefinitionEditPage')).DefinitionEditPage }),
+  () => import('./DefinitionEditPage'),
   /^\/routing\/(middlewares|services)\/./,
 );
-const DataSourcesPage = preloadable(
-  async () => ({ default: (await import('./DataSourcesPage')).DataSourcesPage }),
-  /^\/routing\/datasources/,
-);
-const TraefikConfigPage = preloadable(
-  async () => ({ default: (await import('./TraefikConfigPage')).TraefikConfigPage }),
-  /^\/routing\/traefik-config/,
-);
+const DataSourcesPage = preloadable(() => import('./DataSourcesPage'), /^\/routing\/datasources/);
+const TraefikConfigPage = preloadable(() => import('./TraefikConfigPage'), /^\/routing\/traefik-config/);
+const PluginHubPage = preloadable(() => import('./PluginHubPage'), /^\/routing\/plugins/);
 
 /** The routing manager's pages beyond the dashboard and the resources list. */
 export const routingRoutes = (
@@ -44,6 +36,7 @@ export const routingRoutes = (
     />
     <Route path="/routing/datasources" element={suspended(<DataSourcesPage />)} />
     <Route path="/routing/traefik-config" element={suspended(<TraefikConfigPage />)} />
+    <Route path="/routing/plugins" element={suspended(<PluginHubPage />)} />
   </>
 );
 

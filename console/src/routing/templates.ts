@@ -3,7 +3,7 @@
  * (`ui/src/services/api.js`), so a team moving over finds the same ones. Service templates are keyed
  * by template name (tcp and udp are loadBalancers with `address` servers).
  */
-export type Template = { type: string; config: Record<string, unknown> };
+type Template = { type: string; config: Record<string, unknown> };
 
 export const MIDDLEWARE_TEMPLATES: Record<string, Template> = {
   basicAuth: { type: 'basicAuth', config: { users: ['admin:$apr1$H6uskkkW$IgXLP6ewTrSuBkTrqE8wj/'] } },

@@ -1,5 +1,4 @@
-import { memo, useDeferredValue, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import { memo, useDeferredValue, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Group, Paper, Select, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { errorMessage } from '../api/client';
 import { useFileMatches } from './api/files';

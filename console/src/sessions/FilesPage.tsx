@@ -16,7 +16,7 @@ import '../conversation/parts.css';
  * (`/file?path=`, each directory read when expanded), find by name, a file's content highlighted, the
  * files git reports changed marked in the tree, and a picked session's changes as a per-file diff.
  */
-export function FilesPage() {
+export default function FilesPage() {
   const [params, setParams] = useSearchParams();
   const directory = params.get('directory') ?? '';
   const sessionID = params.get('session') ?? '';

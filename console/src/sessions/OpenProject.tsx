@@ -18,6 +18,9 @@ import { errorMessage } from '../api/client';
 import { useDirectories, useOpenableProjects } from './api/projects';
 import '../conversation/parts.css';
 
+/** A list without bullets or indent (its items are rows). */
+export const bareList = { listStyle: 'none', padding: 0, margin: 0 } as const;
+
 /** Recent projects first (the ones /project knows, latest used first), then any allowed directory. */
 export function OpenProjectButton({
   onOpen,
@@ -67,12 +70,7 @@ function OpenProject({ onOpen }: { onOpen: (directory: string) => void }) {
             None yet: pick a directory below.
           </Text>
         )}
-        <Stack
-          gap={0}
-          component="ul"
-          style={{ listStyle: 'none', padding: 0, margin: 0 }}
-          aria-label="Recent projects"
-        >
+        <Stack gap={0} component="ul" style={bareList} aria-label="Recent projects">
           {recent.map((p) => (
             <li key={p.id}>
               <UnstyledButton onClick={() => onOpen(p.worktree)} className="keel-row-button">
@@ -140,12 +138,7 @@ function DirectoryBrowser({ onOpen }: { onOpen: (directory: string) => void }) {
             No subdirectories.
           </Text>
         )}
-        <Stack
-          gap={0}
-          component="ul"
-          style={{ listStyle: 'none', padding: 0, margin: 0 }}
-          aria-label="Directories"
-        >
+        <Stack gap={0} component="ul" style={bareList} aria-label="Directories">
           {data?.directories.map((d) => (
             <li key={d.path}>
               <UnstyledButton className="keel-row-button" onClick={() => setPath(d.path)}>

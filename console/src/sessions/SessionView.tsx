@@ -15,8 +15,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/client';
-import { totals } from '../conversation/model';
-import type { MessageEntry } from '../conversation/model';
+import { totals, type MessageEntry } from '../conversation/model';
 import { DiffView } from '../conversation/DiffView';
 import { MessageList } from '../conversation/MessageList';
 import { usePermissions, useRespondToPermission } from './api/permissions';
@@ -184,22 +183,17 @@ function MessageActions({
 }) {
   return (
     <Group gap={4} wrap="nowrap">
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        onClick={() => onAction('revert')}
-        aria-label={`Revert from message ${entry.info.id}`}
-      >
-        Revert
-      </Button>
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        onClick={() => onAction('fork')}
-        aria-label={`Fork from message ${entry.info.id}`}
-      >
-        Fork
-      </Button>
+      {(['Revert', 'Fork'] as const).map((label) => (
+        <Button
+          key={label}
+          size="compact-xs"
+          variant="subtle"
+          onClick={() => onAction(label === 'Revert' ? 'revert' : 'fork')}
+          aria-label={`${label} from message ${entry.info.id}`}
+        >
+          {label}
+        </Button>
+      ))}
     </Group>
   );
 }

@@ -24,18 +24,12 @@ import { useOpenableProjects } from './api/projects';
 import { useCreateSession } from './api/sessionActions';
 import { useSessionList, useSessionStatus } from './api/sessions';
 import { SessionView } from './SessionView';
-import { OpenProjectButton } from './OpenProject';
+import { bareList, OpenProjectButton } from './OpenProject';
 import { useSessionEvents } from './api/useSessionEvents';
 
 // The terminal (xterm.js) and the file browser load when opened, not with every session page.
-const TerminalPage = preloadable(
-  async () => ({ default: (await import('./TerminalPage')).TerminalPage }),
-  /^\/sessions\/terminal/,
-);
-const FilesPage = preloadable(
-  async () => ({ default: (await import('./FilesPage')).FilesPage }),
-  /^\/sessions\/files/,
-);
+const TerminalPage = preloadable(() => import('./TerminalPage'), /^\/sessions\/terminal/);
+const FilesPage = preloadable(() => import('./FilesPage'), /^\/sessions\/files/);
 
 /** /sessions (projects and their sessions) and /sessions/:id (one session), lazy-loaded by App. */
 export default function SessionsRoutes() {
@@ -50,7 +44,7 @@ export default function SessionsRoutes() {
   );
 }
 
-export function sessionPath(id: string, directory: string): string {
+function sessionPath(id: string, directory: string): string {
   return `/sessions/${id}?directory=${encodeURIComponent(directory)}`;
 }
 
@@ -97,22 +91,17 @@ function SessionsPage() {
         </Title>
         <Group gap="xs">
           <OpenProjectButton onOpen={(value) => setParams({ directory: value })} />
-          <Button
-            variant="default"
-            component={Link}
-            to={`/sessions/files?directory=${encodeURIComponent(directory ?? '')}`}
-            disabled={!directory}
-          >
-            Files
-          </Button>
-          <Button
-            variant="default"
-            component={Link}
-            to={`/sessions/terminal?directory=${encodeURIComponent(directory ?? '')}`}
-            disabled={!directory}
-          >
-            Terminal
-          </Button>
+          {(['Files', 'Terminal'] as const).map((page) => (
+            <Button
+              key={page}
+              variant="default"
+              component={Link}
+              to={`/sessions/${page.toLowerCase()}?directory=${encodeURIComponent(directory ?? '')}`}
+              disabled={!directory}
+            >
+              {page}
+            </Button>
+          ))}
           <Button onClick={() => create.mutate()} loading={create.isPending} disabled={!directory}>
             New session
           </Button>
@@ -161,12 +150,7 @@ function SessionsPage() {
       {sessions.data && tree.length === 0 && (
         <Text className="keel-muted">No sessions{search ? ' match' : ' yet'}.</Text>
       )}
-      <Stack
-        gap={6}
-        component="ul"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
-        aria-label="Sessions"
-      >
+      <Stack gap={6} component="ul" style={bareList} aria-label="Sessions">
         {tree.map(({ session, depth }) => (
           <Box component="li" key={session.id} ml={depth * 24} style={{ contentVisibility: 'auto' }}>
             <Paper

@@ -8,7 +8,7 @@ import { errorMessage } from '../api/client';
 import { resizeTerminal, useCloseTerminal, useCreateTerminal, useTerminals } from './api/terminals';
 
 /** Terminals of a project directory on the PTY WebSocket (/ui/sessions/terminal?directory=…). */
-export function TerminalPage() {
+export default function TerminalPage() {
   const [params] = useSearchParams();
   const directory = params.get('directory') ?? '';
   const terminals = useTerminals(directory);

@@ -41,10 +41,6 @@ function applyShareEvent(view: SharedView, event: SessionEvent): SharedView {
   };
 }
 
-function removeServerRendered(): void {
-  document.getElementById('share-static')?.remove();
-}
-
 export function SharePage({ shareID }: { shareID: string }) {
   const [view, setView] = useState<SharedView>();
   const [status, setStatus] = useState<Status>('connecting');
@@ -104,8 +100,9 @@ export function SharePage({ shareID }: { shareID: string }) {
     return () => controller.abort();
   }, [shareID]);
 
+  // The conversation the server rendered goes once the live one (or the revoked notice) is drawn.
   useEffect(() => {
-    if (view || status === 'revoked') removeServerRendered();
+    if (view || status === 'revoked') document.getElementById('share-static')?.remove();
   }, [view, status]);
 
   if (status === 'revoked')

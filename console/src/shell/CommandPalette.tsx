@@ -52,8 +52,12 @@ export function CommandPalette({ pages }: { pages: { label: string; to: string }
     setActive(0);
   };
   const items: PaletteItem[] = useMemo(() => {
-    const go = (to: string) => () => void navigate(to);
-    const out: PaletteItem[] = pages.map((p) => ({ kind: 'Page', label: p.label, run: go(p.to) }));
+    const out: PaletteItem[] = [];
+    const add = (kind: PaletteItem['kind'], label: string, run: () => void, hint?: string) =>
+      out.push({ kind, label, hint, run });
+    const link = (kind: PaletteItem['kind'], label: string, to: string, hint?: string) =>
+      add(kind, label, () => void navigate(to), hint);
+    for (const p of pages) link('Page', p.label, p.to);
     if (inSession) {
       const act = (label: string, call: () => Promise<unknown>) => () =>
         void call().then(
@@ -61,64 +65,26 @@ export function CommandPalette({ pages }: { pages: { label: string; to: string }
           (error: unknown) =>
             notifications.show({ color: 'red', title: label, message: errorMessage(error) }),
         );
-      out.push(
-        {
-          kind: 'Command',
-          label: 'Share this session',
-          run: act('Share', () => shareSession(directory, sessionID)),
-        },
-        {
-          kind: 'Command',
-          label: 'Abort this session',
-          run: act('Abort', () => abortSession(directory, sessionID)),
-        },
-        {
-          kind: 'Command',
-          label: 'Files of this project',
-          run: go(
-            `/sessions/files?directory=${encodeURIComponent(directory)}&session=${encodeURIComponent(sessionID)}`,
-          ),
-        },
-        {
-          kind: 'Command',
-          label: 'Terminal in this project',
-          run: go(`/sessions/terminal?directory=${encodeURIComponent(directory)}`),
-        },
-      );
-      for (const c of commands.data ?? [])
-        out.push({
-          kind: 'Command',
-          label: `/${c.name}`,
-          hint: c.description ?? undefined,
-          run: act(`/${c.name}`, () => runCommand(directory, sessionID, c.name, '')),
-        });
+      const [project, session] = [encodeURIComponent(directory), encodeURIComponent(sessionID)];
+      const share = act('Share', () => shareSession(directory, sessionID));
+      const abort = act('Abort', () => abortSession(directory, sessionID));
+      add('Command', 'Share this session', share);
+      add('Command', 'Abort this session', abort);
+      link('Command', 'Files of this project', `/sessions/files?directory=${project}&session=${session}`);
+      link('Command', 'Terminal in this project', `/sessions/terminal?directory=${project}`);
+      for (const c of commands.data ?? []) {
+        const run = act(`/${c.name}`, () => runCommand(directory, sessionID, c.name, ''));
+        add('Command', `/${c.name}`, run, c.description ?? undefined);
+      }
     }
     for (const s of sessions.data ?? [])
-      out.push({
-        kind: 'Session',
-        label: s.title,
-        hint: s.directory,
-        run: go(`/sessions/${s.id}?directory=${encodeURIComponent(s.directory)}`),
-      });
+      link('Session', s.title, `/sessions/${s.id}?directory=${encodeURIComponent(s.directory)}`, s.directory);
     for (const r of resources.data ?? [])
-      out.push({
-        kind: 'Resource',
-        label: r.host,
-        run: go(`/routing/resources/${encodeURIComponent(r.id)}`),
-      });
+      link('Resource', r.host, `/routing/resources/${encodeURIComponent(r.id)}`);
     for (const m of middlewares.data ?? [])
-      out.push({
-        kind: 'Middleware',
-        label: m.name,
-        hint: m.type,
-        run: go(`/routing/middlewares/${encodeURIComponent(m.id)}`),
-      });
+      link('Middleware', m.name, `/routing/middlewares/${encodeURIComponent(m.id)}`, m.type);
     for (const d of documents.data ?? [])
-      out.push({
-        kind: 'Document',
-        label: d.title || d.id,
-        run: go(`/memory/documents/${encodeURIComponent(d.id)}`),
-      });
+      link('Document', d.title || d.id, `/memory/documents/${encodeURIComponent(d.id)}`);
     return out;
   }, [
     pages,

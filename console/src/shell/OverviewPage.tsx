@@ -36,6 +36,15 @@ function Section({ title, to, children }: { title: string; to?: string; children
   );
 }
 
+/** One item of a section's list, on one line. */
+function ItemLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Anchor component={Link} to={to} size="sm" pl="sm" truncate>
+      {children}
+    </Anchor>
+  );
+}
+
 /** /ui/: what needs a look on each of Keel's three surfaces, each item a link to where it is handled. */
 export function OverviewPage() {
   const sessions = useQuery(liveSessionsQuery());
@@ -115,16 +124,9 @@ export function OverviewPage() {
                 {memory.data.failed.pagination.totalItems} failed
               </Anchor>
               {memory.data.failed.memories.map((d) => (
-                <Anchor
-                  key={d.id}
-                  component={Link}
-                  to={`/memory/documents/${encodeURIComponent(d.id)}`}
-                  size="sm"
-                  pl="sm"
-                  truncate
-                >
+                <ItemLink key={d.id} to={`/memory/documents/${encodeURIComponent(d.id)}`}>
                   {d.title || d.id}
-                </Anchor>
+                </ItemLink>
               ))}
             </Stack>
           )}
@@ -142,16 +144,9 @@ export function OverviewPage() {
                     : `${unprotected.length} of ${active.length} active resources have no middleware:`}
               </Text>
               {unprotected.slice(0, 6).map((r) => (
-                <Anchor
-                  key={r.id}
-                  component={Link}
-                  to={`/routing/resources/${encodeURIComponent(r.id)}`}
-                  size="sm"
-                  pl="sm"
-                  truncate
-                >
+                <ItemLink key={r.id} to={`/routing/resources/${encodeURIComponent(r.id)}`}>
                   {r.host}
-                </Anchor>
+                </ItemLink>
               ))}
               {unprotected.length > 6 && (
                 <Anchor component={Link} to="/routing/resources" size="sm" pl="sm">

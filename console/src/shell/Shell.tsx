@@ -20,16 +20,12 @@ import { CommandPalette } from './CommandPalette';
 import { HomeIcon, MemoryIcon, RoutingIcon, SearchIcon, SessionsIcon } from './icons';
 import './shell.css';
 
-interface NavItem {
-  label: string;
-  to: string;
-}
 interface NavGroup {
   surface: string;
   icon: () => ReactNode;
   /** Paths under this prefix belong to the surface (the header shows which one is open). */
   prefix: string;
-  items: NavItem[];
+  items: { label: string; to: string }[];
 }
 
 // The console's parts, grouped by surface, in navigation order.

@@ -2,7 +2,6 @@ import { useCallback } from 'react';
 import {
   keepPreviousData,
   queryOptions,
-  useMutation,
   useQuery,
   useQueryClient,
   type QueryClient,
@@ -10,8 +9,7 @@ import {
 import { api, unwrap } from '../../api/client';
 import { memoryHeaders } from '../../api/memoryApiKey';
 import type { components, paths } from '../../api/schema';
-import type { MutationConfig } from '../../lib/reactQuery';
-import { notify } from '../../lib/notify';
+import { useNotifiedMutation, type MutationConfig } from '../../lib/mutation';
 import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
@@ -93,34 +91,31 @@ export const useProcessing = () => useQuery(processingQuery());
 /** Deletes documents (with their chunks and memories): every memory page is refreshed. */
 export function useDeleteDocuments(config: MutationConfig<string[], unknown> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: async (ids: string[]) => unwrap(await api.DELETE('/v3/documents/bulk', { body: { ids } })),
-    onSuccess: (answer, ids, ...rest) => {
-      notify({
-        ok: true,
-        message: ids.length === 1 ? 'Document deleted' : `${ids.length} documents deleted`,
-      });
-      void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
-      return config.onSuccess?.(answer, ids, ...rest);
+  return useNotifiedMutation(
+    {
+      mutationFn: async (ids: string[]) => unwrap(await api.DELETE('/v3/documents/bulk', { body: { ids } })),
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: memoryKeys.all }),
     },
-    onError: (error) => notify({ ok: false, title: 'Nothing deleted', message: memoryErrorText(error) }),
-  });
+    {
+      done: (ids) => (ids.length === 1 ? 'Document deleted' : `${ids.length} documents deleted`),
+      failed: 'Nothing deleted',
+      reason: memoryErrorText,
+    },
+    config,
+  );
 }
 
 /** Deletes one document (from its own page): the lists are refreshed. */
 export function useDeleteDocument(id: string, config: MutationConfig<void, unknown> = {}) {
   const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: async () => unwrap(await api.DELETE('/v3/documents/{id}', { params: { path: { id } } })),
-    onSuccess: (...args) => {
-      notify({ ok: true, message: 'Document deleted' });
-      void queryClient.invalidateQueries({ queryKey: memoryKeys.documentLists });
-      return config.onSuccess?.(...args);
+  return useNotifiedMutation(
+    {
+      mutationFn: async () => unwrap(await api.DELETE('/v3/documents/{id}', { params: { path: { id } } })),
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: memoryKeys.documentLists }),
     },
-    onError: (error) => notify({ ok: false, title: 'Document not deleted', message: memoryErrorText(error) }),
-  });
+    { done: 'Document deleted', failed: 'Document not deleted', reason: memoryErrorText },
+    config,
+  );
 }
 
 /** Refreshes the document lists (a document was added). */
@@ -140,19 +135,15 @@ type AddDocumentBody = NonNullable<
 /** Adds a document from text or a URL; the answer is returned whole (the form shows its error). */
 export const addDocument = (body: AddDocumentBody) => api.POST('/v3/documents', { body });
 
+type UploadAnswer = { id?: string; error?: string; details?: string };
+
 /** Uploads a file as a document (multipart, so with fetch); the answer's status and body. */
-export async function uploadDocumentFile(
-  form: FormData,
-): Promise<{ ok: boolean; answer: { id?: string; error?: string; details?: string } }> {
+export async function uploadDocumentFile(form: FormData): Promise<{ ok: boolean; answer: UploadAnswer }> {
   const response = await fetch('/v3/documents/file', {
     method: 'POST',
     headers: memoryHeaders(),
     body: form,
   });
-  const answer = (await response.json().catch(() => ({}))) as {
-    id?: string;
-    error?: string;
-    details?: string;
-  };
+  const answer = (await response.json().catch(() => ({}))) as UploadAnswer;
   return { ok: response.ok, answer };
 }

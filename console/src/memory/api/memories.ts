@@ -1,7 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { notify } from '../../lib/notify';
+import { useNotifiedMutation } from '../../lib/mutation';
 import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
@@ -20,12 +20,6 @@ const memoryListQuery = (queryKey: readonly unknown[], tag: string, limit: numbe
       ),
   });
 
-/** The memories drawn in a tag's graph (up to `limit`). */
-const memoriesQuery = (tag: string, limit: number) =>
-  memoryListQuery(memoryKeys.memories(tag), tag, limit);
-/** The ten last changed, beside a profile. */
-const recentMemoriesQuery = (tag: string) => memoryListQuery(memoryKeys.recentMemories(tag), tag, 10);
-
 const profileQuery = (tag: string) =>
   queryOptions({
     queryKey: memoryKeys.profile(tag),
@@ -33,29 +27,31 @@ const profileQuery = (tag: string) =>
     queryFn: async () => unwrap(await api.POST('/v4/profile', { body: { containerTag: tag } })),
   });
 
-export const useMemories = (tag: string, limit: number) => useQuery(memoriesQuery(tag, limit));
-export const useRecentMemories = (tag: string) => useQuery(recentMemoriesQuery(tag));
+/** The memories drawn in a tag's graph (up to `limit`). */
+export const useMemories = (tag: string, limit: number) =>
+  useQuery(memoryListQuery(memoryKeys.memories(tag), tag, limit));
+/** The ten last changed, beside a profile. */
+export const useRecentMemories = (tag: string) =>
+  useQuery(memoryListQuery(memoryKeys.recentMemories(tag), tag, 10));
 export const useProfile = (tag: string) => useQuery(profileQuery(tag));
 
 /** Forgets a memory, or restores a forgotten one; the tag's memories are refreshed. */
 export function useToggleMemory(tag: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (m: MemoryEntry) =>
-      m.isForgotten
-        ? unwrap(await api.POST('/v4/memories/restore', { body: { containerTag: tag, id: m.id } }))
-        : unwrap(await api.DELETE('/v4/memories', { body: { containerTag: tag, id: m.id } })),
-    onSuccess: (_, m) => {
-      notify({ ok: true, message: m.isForgotten ? 'Memory restored' : 'Memory forgotten' });
-      void queryClient.invalidateQueries({ queryKey: memoryKeys.memories(tag) });
+  return useNotifiedMutation(
+    {
+      mutationFn: async (m: MemoryEntry) =>
+        m.isForgotten
+          ? unwrap(await api.POST('/v4/memories/restore', { body: { containerTag: tag, id: m.id } }))
+          : unwrap(await api.DELETE('/v4/memories', { body: { containerTag: tag, id: m.id } })),
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: memoryKeys.memories(tag) }),
     },
-    onError: (error, m) =>
-      notify({
-        ok: false,
-        title: m.isForgotten ? 'Memory not restored' : 'Memory not forgotten',
-        message: memoryErrorText(error),
-      }),
-  });
+    {
+      done: (m) => (m.isForgotten ? 'Memory restored' : 'Memory forgotten'),
+      failed: (m) => (m.isForgotten ? 'Memory not restored' : 'Memory not forgotten'),
+      reason: memoryErrorText,
+    },
+  );
 }
 
 /** The container tags in use, from the server (GET /v3/container-tags). */

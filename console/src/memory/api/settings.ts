@@ -1,7 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { notify } from '../../lib/notify';
+import { useNotifiedMutation } from '../../lib/mutation';
 import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
@@ -19,15 +19,15 @@ export const useSettings = () => useQuery(settingsQuery());
 /** Saves the changed settings; the notification names what the server updated. */
 export function useSaveSettings() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: SettingsUpdate) => unwrap(await api.PATCH('/v3/settings', { body })),
-    onSuccess: (answer) => {
-      notify({
-        ok: true,
-        message: `Settings saved (${Object.keys(answer.updated).join(', ') || 'nothing changed'})`,
-      });
-      return queryClient.invalidateQueries({ queryKey: memoryKeys.settings });
+  return useNotifiedMutation(
+    {
+      mutationFn: async (body: SettingsUpdate) => unwrap(await api.PATCH('/v3/settings', { body })),
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: memoryKeys.settings }),
     },
-    onError: (error) => notify({ ok: false, title: 'Settings not saved', message: memoryErrorText(error) }),
-  });
+    {
+      done: (_, answer) => `Settings saved (${Object.keys(answer.updated).join(', ') || 'nothing changed'})`,
+      failed: 'Settings not saved',
+      reason: memoryErrorText,
+    },
+  );
 }

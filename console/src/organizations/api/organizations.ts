@@ -1,8 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../../api/client';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { notify } from '../../lib/notify';
-import type { MutationConfig } from '../../lib/reactQuery';
+import { useNotifiedMutation, type MutationConfig, type MutationWords } from '../../lib/mutation';
 
 export type Organization = components['schemas']['OrganizationView'];
 export type ApiKey = components['schemas']['ApiKeyView'];
@@ -29,12 +28,6 @@ const organizationKeysQuery = (id: string) =>
 export const useOrganizations = () => useQuery(organizationsQuery());
 export const useOrganizationKeys = (id: string) => useQuery(organizationKeysQuery(id));
 
-/** What a mutation's notification says; `done` may name what it made from the variables and the answer. */
-interface MutationWords<V, R> {
-  done: (variables: V, answer: R) => string;
-  failed: string;
-}
-
 /**
  * A mutation of the page: on success the organizations and their keys are asked for again, and a
  * notification says how it went (the reason when it failed).
@@ -45,20 +38,8 @@ function useOrganizationMutation<V, R>(
   config: MutationConfig<V, R>,
 ) {
   const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: run,
-    onSuccess: (answer, variables, ...rest) => {
-      notify({ ok: true, message: words.done(variables, answer) });
-      const done = config.onSuccess?.(answer, variables, ...rest);
-      void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
-      return done;
-    },
-    onError: (error, ...rest) => {
-      notify({ ok: false, title: words.failed, message: errorMessage(error) });
-      return config.onError?.(error, ...rest);
-    },
-  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: organizationKeys.all });
+  return useNotifiedMutation({ mutationFn: run, onSuccess: refresh }, words, config);
 }
 
 export const useCreateOrganization = (config: MutationConfig<string, Organization> = {}) =>

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import type { components } from '../../api/schema';
 import type { DefinitionKind } from './definitions';
 import { routingKeys } from './keys';
 import { useRoutingMutation } from './mutation';
@@ -19,11 +20,7 @@ const definitionQuery = (kind: DefinitionKind, id: string) =>
 export const useDefinition = (kind: DefinitionKind, id: string | undefined) =>
   useQuery({ ...definitionQuery(kind, id ?? ''), enabled: id !== undefined });
 
-interface DefinitionBody {
-  name: string;
-  type: string;
-  config: Record<string, unknown>;
-}
+type DefinitionBody = components['schemas']['SaveDefinitionDto'];
 
 /**
  * Saves definition `id`, or creates one when `id` is undefined; a service created for a resource

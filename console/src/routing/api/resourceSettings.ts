@@ -25,27 +25,19 @@ export function useSaveTcpRouting(id: string) {
 }
 
 export function useSaveCustomHeaders(id: string) {
+  const path = { params: { path: { id } } };
   return useRoutingMutation(
     async (custom_headers: Record<string, string>) =>
-      unwrap(
-        await api.PUT('/api/resources/{id}/config/headers', {
-          params: { path: { id } },
-          body: { custom_headers },
-        }),
-      ),
+      unwrap(await api.PUT('/api/resources/{id}/config/headers', { ...path, body: { custom_headers } })),
     { done: 'Custom headers saved', failed: 'Custom headers not saved' },
   );
 }
 
 export function useSaveRouterPriority(id: string) {
+  const path = { params: { path: { id } } };
   return useRoutingMutation(
     async (router_priority: number) =>
-      unwrap(
-        await api.PUT('/api/resources/{id}/config/priority', {
-          params: { path: { id } },
-          body: { router_priority },
-        }),
-      ),
+      unwrap(await api.PUT('/api/resources/{id}/config/priority', { ...path, body: { router_priority } })),
     { done: 'Router priority saved', failed: 'Router priority not saved' },
   );
 }
@@ -97,14 +89,10 @@ export function useDetachMiddleware(resourceId: string, link: { id: string; name
 /** Sends a resource's traffic to a service. */
 export function useAssignService(resourceId: string) {
   const services = useServices();
+  const path = { params: { path: { id: resourceId } } };
   return useRoutingMutation(
     async (service_id: string) =>
-      unwrap(
-        await api.POST('/api/resources/{id}/service', {
-          params: { path: { id: resourceId } },
-          body: { service_id },
-        }),
-      ),
+      unwrap(await api.POST('/api/resources/{id}/service', { ...path, body: { service_id } })),
     {
       done: (serviceId) =>
         `Service ${services.data?.find((s) => s.id === serviceId)?.name ?? serviceId} assigned`,

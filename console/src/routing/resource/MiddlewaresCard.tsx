@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { components } from '../../api/schema';
 import { useMiddlewares } from '../api/definitions';
 import { useAttachMiddlewares, useDetachMiddleware, useSaveMiddlewarePriority } from '../api/resourceSettings';
-import { Outcome, Section } from './SettingForm';
+import { failureText, Outcome, Section } from './SettingForm';
 import { useServerValue } from './useServerValue';
 
 type Resource = components['schemas']['ResourceDto'];
@@ -74,7 +74,7 @@ export function MiddlewaresCard({ resource, disabled }: { resource: Resource; di
               Add
             </Button>
           </Group>
-          <Outcome error={add.error} />
+          <Outcome failed={failureText(add.error)} />
         </form>
       )}
     </Section>
@@ -99,7 +99,7 @@ function AttachedMiddleware({
         <Anchor component={Link} to={`/routing/middlewares/${encodeURIComponent(link.id)}`}>
           {link.name}
         </Anchor>
-        <Outcome error={save.error ?? remove.error} />
+        <Outcome failed={failureText(save.error ?? remove.error)} />
       </Table.Td>
       <Table.Td>
         <Group gap="xs" wrap="nowrap">

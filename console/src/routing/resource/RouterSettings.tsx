@@ -8,7 +8,7 @@ import {
   useSaveRouterPriority,
   useSaveTcpRouting,
 } from '../api/resourceSettings';
-import { Outcome, Section, SettingForm } from './SettingForm';
+import { failureText, Outcome, Section, SettingForm } from './SettingForm';
 import { useServerValue } from './useServerValue';
 
 type Resource = components['schemas']['ResourceDto'];
@@ -20,17 +20,15 @@ export function RouterCard({ resource, disabled }: { resource: Resource; disable
         label="HTTP entry points"
         description="Comma-separated; empty means websecure"
         field="entrypoints"
-        initial={resource.entrypoints}
+        resource={resource}
         disabled={disabled}
-        resourceId={resource.id}
       />
       <SingleSetting
         label="TLS domains"
         description="Comma-separated extra certificate domains (SANs)"
         field="tls_domains"
-        initial={resource.tls_domains}
+        resource={resource}
         disabled={disabled}
-        resourceId={resource.id}
       />
       <TcpSetting resource={resource} disabled={disabled} />
       {/* Remounted when the stored headers change, so the rows show what was saved. */}
@@ -48,19 +46,18 @@ function SingleSetting({
   label,
   description,
   field,
-  initial,
+  resource,
   disabled,
-  resourceId,
 }: {
   label: string;
   description: string;
   field: 'entrypoints' | 'tls_domains';
-  initial: string;
+  resource: Resource;
   disabled: boolean;
-  resourceId: string;
 }) {
+  const initial = resource[field];
   const [value, setValue, submitted] = useServerValue(initial);
-  const mutation = useSaveResourceText(resourceId, field, label);
+  const mutation = useSaveResourceText(resource.id, field, label);
   const errors = fieldErrors(mutation.error);
   return (
     <SettingForm
@@ -71,7 +68,7 @@ function SingleSetting({
       pending={mutation.isPending}
       changed={value !== initial}
       disabled={disabled}
-      outcome={<Outcome error={errors[''] ? mutation.error : null} />}
+      outcome={<Outcome failed={errors['']} />}
     >
       <TextInput
         label={label}
@@ -108,7 +105,7 @@ function TcpSetting({ resource, disabled }: { resource: Resource; disabled: bool
       pending={mutation.isPending}
       changed={changed}
       disabled={disabled}
-      outcome={<Outcome error={errors[''] ? mutation.error : null} />}
+      outcome={<Outcome failed={errors['']} />}
     >
       <Switch
         label="TCP SNI routing"
@@ -174,11 +171,7 @@ function HeadersSetting({ resource, disabled }: { resource: Resource; disabled: 
       }
       outcome={
         <Outcome
-          error={
-            mutation.error && !rows.some((r) => errors[`custom_headers.${r.name.trim()}`])
-              ? mutation.error
-              : null
-          }
+          failed={!rows.some((r) => errors[`custom_headers.${r.name.trim()}`]) && failureText(mutation.error)}
         />
       }
     >

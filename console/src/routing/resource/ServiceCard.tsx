@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { components } from '../../api/schema';
 import { useServices } from '../api/definitions';
 import { useAssignService, useUnassignService } from '../api/resourceSettings';
-import { Outcome, Section } from './SettingForm';
+import { failureText, Outcome, Section } from './SettingForm';
 
 type Resource = components['schemas']['ResourceDto'];
 
@@ -71,7 +71,7 @@ export function ServiceCard({ resource, disabled }: { resource: Resource; disabl
           </Button>
         </Group>
       )}
-      <Outcome error={assign.error ?? remove.error} />
+      <Outcome failed={failureText(assign.error ?? remove.error)} />
     </Section>
   );
 }

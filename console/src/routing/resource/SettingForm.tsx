@@ -15,12 +15,12 @@ export function Section({ title, children }: { title: string; children: ReactNod
   );
 }
 
-/** What an action answered, in words, beside it. */
-export function Outcome({ error, done }: { error: unknown; done?: string | false }) {
-  if (error)
+/** What an action answered, in words, beside it: why it failed, or else what it did. */
+export function Outcome({ failed, done }: { failed?: ReactNode; done?: ReactNode }) {
+  if (failed)
     return (
       <Text c="var(--mantine-color-error)" size="sm" role="alert">
-        {fieldErrors(error)[''] ?? Object.values(fieldErrors(error)).join('; ')}
+        {failed}
       </Text>
     );
   if (done)
@@ -30,6 +30,13 @@ export function Outcome({ error, done }: { error: unknown; done?: string | false
       </Text>
     );
   return null;
+}
+
+/** A failed change in words: what the routing API said beyond its fields (else its field messages). */
+export function failureText(error: unknown): string | undefined {
+  if (!error) return undefined;
+  const errors = fieldErrors(error);
+  return errors[''] ?? Object.values(errors).join('; ');
 }
 
 /**

@@ -1,7 +1,6 @@
 /** Query keys of the session console; the event stream updates these entries in place. */
 export const sessionKeys = {
   all: ['sessions'] as const,
-  projects: ['sessions', 'projects'] as const,
   openableProjects: ['sessions', 'openable-projects'] as const,
   directories: (path: string | null) => ['sessions', 'directories', path] as const,
   list: (directory: string) => ['sessions', 'list', directory] as const,

@@ -1,7 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../../api/client';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
 import type { Permission } from '../../conversation/model';
-import { notify } from '../../lib/notify';
+import { useNotifiedMutation } from '../../lib/mutation';
 import { sessionKeys } from './keys';
 
 /** The permissions waiting for an answer (the event stream adds and removes them). */
@@ -20,26 +20,29 @@ const ANSWER_WORDS = { once: 'Allowed once', always: 'Always allowed', reject: '
 /** Answers a permission; it leaves the waiting list at once. */
 export function useRespondToPermission(directory: string, sessionID: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({
-      permission,
-      response,
-    }: {
-      permission: Permission;
-      response: 'once' | 'always' | 'reject';
-    }) =>
-      unwrap(
-        await api.POST('/session/{sessionID}/permissions/{permissionID}', {
-          params: { path: { sessionID, permissionID: permission.id }, query: { directory } },
-          body: { response },
-        }),
-      ),
-    onSuccess: (_result, { permission, response }) => {
-      queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) =>
-        (old ?? []).filter((p) => p.id !== permission.id),
-      );
-      notify({ ok: true, message: `${ANSWER_WORDS[response]}: ${permission.title}` });
+  return useNotifiedMutation(
+    {
+      mutationFn: async ({
+        permission,
+        response,
+      }: {
+        permission: Permission;
+        response: 'once' | 'always' | 'reject';
+      }) =>
+        unwrap(
+          await api.POST('/session/{sessionID}/permissions/{permissionID}', {
+            params: { path: { sessionID, permissionID: permission.id }, query: { directory } },
+            body: { response },
+          }),
+        ),
+      onSuccess: (_result, { permission }) =>
+        queryClient.setQueryData<Permission[]>(sessionKeys.permissions, (old) =>
+          (old ?? []).filter((p) => p.id !== permission.id),
+        ),
     },
-    onError: (error) => notify({ ok: false, title: 'Permission not answered', message: errorMessage(error) }),
-  });
+    {
+      done: ({ permission, response }) => `${ANSWER_WORDS[response]}: ${permission.title}`,
+      failed: 'Permission not answered',
+    },
+  );
 }

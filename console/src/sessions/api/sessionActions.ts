@@ -1,9 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import type { Session } from '../../conversation/model';
-import { notify } from '../../lib/notify';
-import type { MutationConfig } from '../../lib/reactQuery';
+import { useNotifiedMutation, type MutationConfig } from '../../lib/mutation';
 import { sessionKeys } from './keys';
 import { abortSession, shareSession } from './sessions';
 
@@ -11,19 +10,14 @@ import { abortSession, shareSession } from './sessions';
 
 /** Creates an empty session in `directory` (the event stream adds it to the list). */
 export function useCreateSession(directory: string | undefined, config: MutationConfig<void, Session> = {}) {
-  return useMutation({
-    ...config,
-    mutationFn: async () =>
-      unwrap(await api.POST('/session', { params: { query: { directory } }, body: {} })),
-    onSuccess: (session, ...rest) => {
-      notify({ ok: true, message: `Session “${session.title}” created` });
-      return config.onSuccess?.(session, ...rest);
+  return useNotifiedMutation(
+    {
+      mutationFn: async () =>
+        unwrap(await api.POST('/session', { params: { query: { directory } }, body: {} })),
     },
-    onError: (error, ...rest) => {
-      notify({ ok: false, title: 'Session not created', message: errorMessage(error) });
-      return config.onError?.(error, ...rest);
-    },
-  });
+    { done: (_, session) => `Session “${session.title}” created`, failed: 'Session not created' },
+    config,
+  );
 }
 
 type SessionAction =
@@ -52,46 +46,43 @@ export function useSessionAction(
   const queryClient = useQueryClient();
   const query = { directory };
   const path = { sessionID };
-  return useMutation({
-    ...config,
-    mutationFn: async (action: SessionAction): Promise<boolean | Session> => {
-      switch (action.kind) {
-        case 'abort':
-          return abortSession(directory, sessionID);
-        case 'share':
-          return shareSession(directory, sessionID);
-        case 'unshare':
-          return unwrap(await api.DELETE('/session/{sessionID}/share', { params: { path, query } }));
-        case 'unrevert':
-          return unwrap(await api.POST('/session/{sessionID}/unrevert', { params: { path, query } }));
-        case 'revert':
-          return unwrap(
-            await api.POST('/session/{sessionID}/revert', {
-              params: { path, query },
-              body: { messageID: action.messageID },
-            }),
-          );
-        case 'fork':
-          return unwrap(
-            await api.POST('/session/{sessionID}/fork', {
-              params: { path, query },
-              body: { messageID: action.messageID },
-            }),
-          );
-      }
+  return useNotifiedMutation(
+    {
+      mutationFn: async (action: SessionAction): Promise<boolean | Session> => {
+        switch (action.kind) {
+          case 'abort':
+            return abortSession(directory, sessionID);
+          case 'share':
+            return shareSession(directory, sessionID);
+          case 'unshare':
+            return unwrap(await api.DELETE('/session/{sessionID}/share', { params: { path, query } }));
+          case 'unrevert':
+            return unwrap(await api.POST('/session/{sessionID}/unrevert', { params: { path, query } }));
+          case 'revert':
+            return unwrap(
+              await api.POST('/session/{sessionID}/revert', {
+                params: { path, query },
+                body: { messageID: action.messageID },
+              }),
+            );
+          case 'fork':
+            return unwrap(
+              await api.POST('/session/{sessionID}/fork', {
+                params: { path, query },
+                body: { messageID: action.messageID },
+              }),
+            );
+        }
+      },
+      onSuccess: (result, action) => {
+        if (action.kind !== 'fork' && result && typeof result === 'object')
+          queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
+        void queryClient.invalidateQueries({ queryKey: sessionKeys.status(directory) });
+      },
     },
-    onSuccess: (result, action, ...rest) => {
-      if (action.kind !== 'fork' && result && typeof result === 'object')
-        queryClient.setQueryData(sessionKeys.session(directory, sessionID), result);
-      void queryClient.invalidateQueries({ queryKey: sessionKeys.status(directory) });
-      notify({ ok: true, message: ACTION_WORDS[action.kind][0] });
-      return config.onSuccess?.(result, action, ...rest);
-    },
-    onError: (error, action, ...rest) => {
-      notify({ ok: false, title: ACTION_WORDS[action.kind][1], message: errorMessage(error) });
-      return config.onError?.(error, action, ...rest);
-    },
-  });
+    { done: (action) => ACTION_WORDS[action.kind][0], failed: (action) => ACTION_WORDS[action.kind][1] },
+    config,
+  );
 }
 
 interface Prompt {
@@ -111,41 +102,40 @@ export function useSendPrompt(
   sessionID: string,
   config: MutationConfig<Prompt, void> = {},
 ) {
-  return useMutation({
-    ...config,
-    mutationFn: async ({ text, command, agent, model, files }: Prompt) => {
-      const query = { directory };
-      const path = { sessionID };
-      if (command) {
+  return useNotifiedMutation(
+    {
+      mutationFn: async ({ text, command, agent, model, files }: Prompt) => {
+        const query = { directory };
+        const path = { sessionID };
+        if (command) {
+          unwrap(
+            await api.POST('/session/{sessionID}/command', {
+              params: { path, query },
+              body: {
+                command,
+                arguments: text.trim(),
+                ...(agent ? { agent } : {}),
+                ...(model ? { model } : {}),
+              },
+            }),
+          );
+          return;
+        }
+        const [providerID, ...rest] = (model ?? '').split('/');
         unwrap(
-          await api.POST('/session/{sessionID}/command', {
+          await api.POST('/session/{sessionID}/prompt_async', {
             params: { path, query },
             body: {
-              command,
-              arguments: text.trim(),
+              parts: [{ type: 'text', text }, ...files],
               ...(agent ? { agent } : {}),
-              ...(model ? { model } : {}),
+              ...(model ? { model: { providerID, modelID: rest.join('/') } } : {}),
             },
           }),
         );
-        return;
-      }
-      const [providerID, ...rest] = (model ?? '').split('/');
-      unwrap(
-        await api.POST('/session/{sessionID}/prompt_async', {
-          params: { path, query },
-          body: {
-            parts: [{ type: 'text', text }, ...files],
-            ...(agent ? { agent } : {}),
-            ...(model ? { model: { providerID, modelID: rest.join('/') } } : {}),
-          },
-        }),
-      );
+      },
     },
     // Sent is shown by the message itself, in the conversation; only a refusal needs saying.
-    onError: (error, ...rest) => {
-      notify({ ok: false, title: 'Prompt not sent', message: errorMessage(error) });
-      return config.onError?.(error, ...rest);
-    },
-  });
+    { failed: 'Prompt not sent' },
+    config,
+  );
 }

@@ -1,8 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorMessage, unwrap } from '../../api/client';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
-import { notify } from '../../lib/notify';
-import type { MutationConfig } from '../../lib/reactQuery';
+import { useNotifiedMutation, type MutationConfig } from '../../lib/mutation';
 import { sessionKeys } from './keys';
 
 type Terminal = components['schemas']['Pty'];
@@ -16,38 +15,33 @@ const terminalsQuery = (directory: string) =>
 export const useTerminals = (directory: string) => useQuery(terminalsQuery(directory));
 
 export function useCreateTerminal(directory: string, config: MutationConfig<void, Terminal> = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: async () => unwrap(await api.POST('/pty', { params: { query: { directory } }, body: {} })),
-    onSuccess: (...args) => {
-      void queryClient.invalidateQueries({ queryKey: sessionKeys.terminals(directory) });
-      notify({ ok: true, message: 'Terminal opened' });
-      return config.onSuccess?.(...args);
+  const refresh = useRefreshTerminals(directory);
+  return useNotifiedMutation(
+    {
+      mutationFn: async () => unwrap(await api.POST('/pty', { params: { query: { directory } }, body: {} })),
+      onSuccess: refresh,
     },
-    onError: (error, ...rest) => {
-      notify({ ok: false, title: 'Terminal not opened', message: errorMessage(error) });
-      return config.onError?.(error, ...rest);
-    },
-  });
+    { done: 'Terminal opened', failed: 'Terminal not opened' },
+    config,
+  );
 }
 
 export function useCloseTerminal(directory: string, config: MutationConfig<string, boolean> = {}) {
+  const refresh = useRefreshTerminals(directory);
+  return useNotifiedMutation(
+    {
+      mutationFn: async (id: string) =>
+        unwrap(await api.DELETE('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } } })),
+      onSuccess: refresh,
+    },
+    { done: 'Terminal closed', failed: 'Terminal not closed' },
+    config,
+  );
+}
+
+function useRefreshTerminals(directory: string) {
   const queryClient = useQueryClient();
-  return useMutation({
-    ...config,
-    mutationFn: async (id: string) =>
-      unwrap(await api.DELETE('/pty/{ptyID}', { params: { path: { ptyID: id }, query: { directory } } })),
-    onSuccess: (...args) => {
-      void queryClient.invalidateQueries({ queryKey: sessionKeys.terminals(directory) });
-      notify({ ok: true, message: 'Terminal closed' });
-      return config.onSuccess?.(...args);
-    },
-    onError: (error, ...rest) => {
-      notify({ ok: false, title: 'Terminal not closed', message: errorMessage(error) });
-      return config.onError?.(error, ...rest);
-    },
-  });
+  return () => void queryClient.invalidateQueries({ queryKey: sessionKeys.terminals(directory) });
 }
 
 /** Tells the terminal its new size (the shell redraws for it); nothing waits for the answer. */

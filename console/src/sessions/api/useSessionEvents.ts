@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { authHeaders } from '../../api/client';
-import { applyEvent, eventSessionID, readEvents } from '../../conversation/model';
+import { followEvents } from '../../hooks/useEventStream';
+import { applyEvent, eventSessionID } from '../../conversation/model';
 import type { MessageEntry, Permission, Session, SessionEvent } from '../../conversation/model';
 import { sessionKeys } from './keys';
 
 /**
  * Follows one directory's /event stream and writes what it says into the query cache: streamed
- * parts land in the session's messages as they arrive, without refetching. Read with fetch (an
- * EventSource cannot send the Authorization header); a dropped stream is reopened and refetches.
+ * parts land in the session's messages as they arrive, without refetching. A dropped stream is
+ * reopened and refetches.
  */
 export function useSessionEvents(directory: string | undefined): void {
   const queryClient = useQueryClient();
@@ -92,22 +92,7 @@ export function useSessionEvents(directory: string | undefined): void {
           return;
       }
     }
-    async function follow(): Promise<void> {
-      while (!controller.signal.aborted) {
-        try {
-          const response = await fetch(`/event?directory=${encodeURIComponent(dir)}`, {
-            headers: authHeaders(),
-            signal: controller.signal,
-          });
-          if (!response.ok) throw new Error(`event stream answered ${response.status}`);
-          await readEvents<SessionEvent>(response, onEvent);
-        } catch {
-          if (controller.signal.aborted) return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-      }
-    }
-    void follow();
+    void followEvents(`/event?directory=${encodeURIComponent(dir)}`, controller.signal, onEvent);
     return () => {
       controller.abort();
       cancel?.();

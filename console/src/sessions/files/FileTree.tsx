@@ -2,24 +2,15 @@ import { useState } from 'react';
 import { Badge, Group, Loader, Text, UnstyledButton } from '@mantine/core';
 import { errorMessage } from '../../api/client';
 import { useFileList } from '../api/files';
-import { STATUS_COLOR, type Marks } from './marks';
+import { STATUS_COLOR, type FileListProps } from './marks';
 
 /** One directory's entries (read when shown), directories first; `path` '' is the project's root. */
 export function TreeLevel({
   directory,
   path,
   depth,
-  marks,
-  open,
-  onOpen,
-}: {
-  directory: string;
-  path: string;
-  depth: number;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+  ...list
+}: FileListProps & { directory: string; path: string; depth: number }) {
   const nodes = useFileList(directory, path);
   if (nodes.isLoading)
     return <Loader size="xs" ml={depth * 14 + 8} aria-label={`Loading ${path || 'files'}`} />;
@@ -44,24 +35,15 @@ export function TreeLevel({
         <li key={node.path}>
           {node.type === 'directory' ? (
             <DirectoryRow
+              {...list}
               directory={directory}
               path={node.path}
               name={node.name}
               ignored={node.ignored}
               depth={depth}
-              marks={marks}
-              open={open}
-              onOpen={onOpen}
             />
           ) : (
-            <FileRow
-              path={node.path}
-              name={node.name}
-              depth={depth}
-              marks={marks}
-              open={open}
-              onOpen={onOpen}
-            />
+            <FileRow {...list} path={node.path} name={node.name} depth={depth} />
           )}
         </li>
       ))}
@@ -69,17 +51,12 @@ export function TreeLevel({
   );
 }
 
-function DirectoryRow(props: {
-  directory: string;
-  path: string;
-  name: string;
-  ignored: boolean;
-  depth: number;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
-  const { path, name, depth, marks, open } = props;
+function DirectoryRow({
+  name,
+  ignored,
+  ...level
+}: FileListProps & { directory: string; path: string; name: string; ignored: boolean; depth: number }) {
+  const { path, depth, marks, open } = level;
   // Opened by itself when the open file is inside it (a link to a file shows where it is).
   const [expanded, setExpanded] = useState(() => !!open?.startsWith(`${path}/`));
   const inside = (p: string) => p.startsWith(`${path}/`);
@@ -97,13 +74,13 @@ function DirectoryRow(props: {
           <Text size="sm" aria-hidden w={12} className="keel-muted">
             {expanded ? '▾' : '▸'}
           </Text>
-          <Text size="sm" truncate className={props.ignored ? 'keel-muted' : undefined}>
+          <Text size="sm" truncate className={ignored ? 'keel-muted' : undefined}>
             {name}/
           </Text>
           {changed && <span className="keel-change-dot" aria-hidden />}
         </Group>
       </UnstyledButton>
-      {expanded && <TreeLevel {...props} depth={depth + 1} />}
+      {expanded && <TreeLevel {...level} depth={depth + 1} />}
     </>
   );
 }
@@ -115,14 +92,7 @@ export function FileRow({
   marks,
   open,
   onOpen,
-}: {
-  path: string;
-  name: string;
-  depth: number;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+}: FileListProps & { path: string; name: string; depth: number }) {
   const change = marks.git.get(path);
   const bySession = marks.session.has(path);
   return (
@@ -152,4 +122,3 @@ export function FileRow({
     </UnstyledButton>
   );
 }
-

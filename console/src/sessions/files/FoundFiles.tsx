@@ -2,22 +2,14 @@ import { Alert, Loader, Stack, Text } from '@mantine/core';
 import { errorMessage } from '../../api/client';
 import { useFoundFiles } from '../api/files';
 import { FileRow } from './FileTree';
-import type { Marks } from './marks';
+import type { FileListProps } from './marks';
 
 /** The files whose name matches `query` (`/find/file`), in place of the tree while one is typed. */
 export function FoundFiles({
   directory,
   query,
-  marks,
-  open,
-  onOpen,
-}: {
-  directory: string;
-  query: string;
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+  ...list
+}: FileListProps & { directory: string; query: string }) {
   const found = useFoundFiles(directory, query);
   return (
     <Stack gap={0} component="ul" aria-label="Found files" className="keel-tree">
@@ -30,7 +22,7 @@ export function FoundFiles({
       )}
       {(found.data ?? []).map((path) => (
         <li key={path}>
-          <FileRow path={path} name={path} depth={0} marks={marks} open={open} onOpen={onOpen} />
+          <FileRow {...list} path={path} name={path} depth={0} />
         </li>
       ))}
     </Stack>

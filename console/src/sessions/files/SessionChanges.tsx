@@ -1,17 +1,10 @@
 import { Stack, Text } from '@mantine/core';
 import { FileRow } from './FileTree';
-import type { Marks } from './marks';
+import type { FileListProps } from './marks';
 
 /** The files the picked session changed, above the tree; nothing when it changed none. */
-export function SessionChanges({
-  marks,
-  open,
-  onOpen,
-}: {
-  marks: Marks;
-  open?: string;
-  onOpen: (path: string) => void;
-}) {
+export function SessionChanges(list: FileListProps) {
+  const { marks } = list;
   if (marks.session.size === 0) return null;
   return (
     <Stack gap={0} mb="xs" aria-label="Changed by the session" component="section">
@@ -19,7 +12,7 @@ export function SessionChanges({
         Changed by the session ({marks.session.size})
       </Text>
       {[...marks.session.keys()].map((file) => (
-        <FileRow key={file} path={file} name={file} depth={0} marks={marks} open={open} onOpen={onOpen} />
+        <FileRow key={file} {...list} path={file} name={file} depth={0} />
       ))}
     </Stack>
   );

@@ -7,3 +7,10 @@ export interface Marks {
   git: Map<string, Change>;
   session: Map<string, SessionChange>;
 }
+
+/** What every list of the files browser is given: the marks, the open file, and how to open one. */
+export interface FileListProps {
+  marks: Marks;
+  open?: string;
+  onOpen: (path: string) => void;
+}

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, authHeaders, unwrap } from '../../api/client';
+import type { components } from '../../api/schema';
 import { memoryHeaders } from '../../api/memoryApiKey';
 import { openableProjects } from '../../sessions/api/projects';
 
@@ -35,10 +36,8 @@ export const liveSessionsQuery = () =>
         ]);
         for (const s of sessions) {
           const busy = status[s.id] !== undefined && status[s.id].type !== 'idle';
-          if (waiting.has(s.id))
-            out.push({ id: s.id, title: s.title, directory: project.worktree, state: 'permission' });
-          else if (busy)
-            out.push({ id: s.id, title: s.title, directory: project.worktree, state: 'working' });
+          const state = waiting.has(s.id) ? 'permission' : busy ? 'working' : undefined;
+          if (state) out.push({ id: s.id, title: s.title, directory: project.worktree, state });
         }
       }
       return out;
@@ -61,10 +60,7 @@ export const memoryFiguresQuery = () =>
         });
         if (response.status === 401) return 'key' as const;
         if (!response.ok) throw new Error(`the memory API answered ${response.status}`);
-        return (await response.json()) as {
-          memories: { id: string; title?: string | null; status: string }[];
-          pagination: { totalItems: number };
-        };
+        return (await response.json()) as components['schemas']['ListDocumentsResponse'];
       };
       const [pipeline, failed] = await Promise.all([
         list(['queued', 'extracting', 'chunking', 'embedding', 'indexing']),
