@@ -73,19 +73,7 @@ const MIME_TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
 };
 /** Images go out as base64 even when their bytes look like text (SVG), so clients can show them. */
-const IMAGE_EXTENSIONS = new Set([
-  '.png',
-  '.jpg',
-  '.jpeg',
-  '.gif',
-  '.bmp',
-  '.webp',
-  '.ico',
-  '.tif',
-  '.tiff',
-  '.svg',
-  '.avif',
-]);
+const isImage = (extension: string) => MIME_TYPES[extension]?.startsWith('image/') ?? false;
 
 /**
  * Every read goes through the directory's real path, resolved and checked against the allowed roots
@@ -156,7 +144,7 @@ export class FileBrowserService {
       await handle.close();
     }
     const extension = extname(file.absolute).toLowerCase();
-    if (IMAGE_EXTENSIONS.has(extension) || looksBinary(bytes.subarray(0, 8192))) {
+    if (isImage(extension) || looksBinary(bytes.subarray(0, 8192))) {
       return {
         type: 'text',
         content: bytes.toString('base64'),
