@@ -62,51 +62,36 @@ export class SnapshotService {
 
   async track(instance: Instance): Promise<string | undefined> {
     if (!(await this.enabled(instance))) return undefined;
-    return this.withRepository(instance, async (git) => {
-      try {
-        await this.stage(git);
-        return (await git.run(['write-tree'])).trim();
-      } catch (error) {
-        this.logger.warn({ msg: 'snapshot failed', worktree: instance.worktree, error: String(error) });
-        return undefined;
-      }
-    });
+    return this.staged(
+      instance,
+      undefined,
+      { msg: 'snapshot failed', worktree: instance.worktree },
+      async (git) => (await git.run(['write-tree'])).trim(),
+    );
   }
 
   patch(instance: Instance, hash: string): Promise<SnapshotPatch> {
     if (!isTreeHash(hash)) return Promise.resolve({ hash, files: [] });
-    return this.withRepository(instance, async (git) => {
-      try {
-        await this.stage(git);
-        const names = await git.run([
-          'diff',
-          '--no-ext-diff',
-          '--no-renames',
-          '--name-only',
-          '-z',
-          hash,
-          '--',
-          '.',
-        ]);
-        return { hash, files: splitNul(names).map((name) => join(instance.worktree, name)) };
-      } catch (error) {
-        this.logger.warn({ msg: 'snapshot patch failed', hash, error: String(error) });
-        return { hash, files: [] };
-      }
+    return this.staged(instance, { hash, files: [] }, { msg: 'snapshot patch failed', hash }, async (git) => {
+      const names = await git.run([
+        'diff',
+        '--no-ext-diff',
+        '--no-renames',
+        '--name-only',
+        '-z',
+        hash,
+        '--',
+        '.',
+      ]);
+      return { hash, files: splitNul(names).map((name) => join(instance.worktree, name)) };
     });
   }
 
   diff(instance: Instance, hash: string): Promise<string> {
     if (!isTreeHash(hash)) return Promise.resolve('');
-    return this.withRepository(instance, async (git) => {
-      try {
-        await this.stage(git);
-        return (await git.run(['diff', '--no-ext-diff', '--no-renames', hash, '--', '.'])).trim();
-      } catch (error) {
-        this.logger.warn({ msg: 'snapshot diff failed', hash, error: String(error) });
-        return '';
-      }
-    });
+    return this.staged(instance, '', { msg: 'snapshot diff failed', hash }, async (git) =>
+      (await git.run(['diff', '--no-ext-diff', '--no-renames', hash, '--', '.'])).trim(),
+    );
   }
 
   diffFull(instance: Instance, from: string, to: string): Promise<FileDiff[]> {
@@ -248,6 +233,24 @@ export class SnapshotService {
         error: error.stderr.trim().slice(0, 500),
       });
     }
+  }
+
+  /** Runs `fn` after staging the worktree; a git failure is logged (`log` and the error) and answers `fallback`. */
+  private staged<T>(
+    instance: Instance,
+    fallback: T,
+    log: object,
+    fn: (git: ShadowGit) => Promise<T>,
+  ): Promise<T> {
+    return this.withRepository(instance, async (git) => {
+      try {
+        await this.stage(git);
+        return await fn(git);
+      } catch (error) {
+        this.logger.warn({ ...log, error: String(error) });
+        return fallback;
+      }
+    });
   }
 
   /** Runs `fn` alone on the project's shadow repository, creating the repository when it is missing. */
