@@ -25,13 +25,12 @@ import type { Config } from '../config/config.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
-import { createLanguageModel } from '../providers/language-model';
 import { ProviderService } from '../providers/provider.service';
-import type { ModelRef, ResolvedModel } from '../providers/provider.service';
+import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { ToolRegistry } from '../tools/tool-registry.service';
-import { failOnModelResolution } from './model-failure';
 import { toModelMessages } from './model-messages';
+import { newAssistantMessage, resolveStepModel } from './step-model';
 import { StreamProcessor } from './stream-processor';
 
 /** The reference's request after the history (`SessionCompaction.process`). */
@@ -114,32 +113,12 @@ export class SessionCompaction {
   async process(instance: Instance, history: MessageWithParts[], parent: UserMessage, auto: boolean, signal: AbortSignal): Promise<'continue' | 'stop'> {
     const where = { directory: instance.directory };
     const agent = (await this.agents.get(instance, 'compaction')) ?? (await this.agents.defaultAgent(instance));
-    const assistant: AssistantMessage = {
-      id: this.messages.newMessageID(),
-      sessionID: parent.sessionID,
-      role: 'assistant',
-      time: { created: Date.now() },
-      parentID: parent.id,
-      modelID: parent.model.modelID,
-      providerID: parent.model.providerID,
-      mode: 'compaction',
-      agent: 'compaction',
-      path: { cwd: instance.directory, root: instance.worktree },
-      summary: true,
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    };
-    let model: ResolvedModel;
-    let languageModel;
-    try {
-      const ref = agent.model ?? (parent.model.providerID ? parent.model : await this.providers.defaultModel(instance));
-      assistant.providerID = ref.providerID;
-      assistant.modelID = ref.modelID;
-      model = await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
-      languageModel = createLanguageModel(model);
-    } catch (error) {
-      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
-    }
+    const assistant = newAssistantMessage(this.messages.newMessageID(), instance, parent, 'compaction', parent.model, true);
+    const services = { messages: this.messages, sessions: this.sessions, providers: this.providers };
+    const resolved = await resolveStepModel(services, instance, assistant, async () =>
+      agent.model ?? (parent.model.providerID ? parent.model : await this.providers.defaultModel(instance)),
+    );
+    if (resolved === 'stop') return resolved;
     await this.messages.updateMessage(assistant, where);
     const outcome = await this.processor.process({
       instance,
@@ -147,8 +126,7 @@ export class SessionCompaction {
       worktree: instance.worktree,
       assistant,
       agent,
-      model,
-      languageModel,
+      ...resolved,
       system: agent.prompt ? [agent.prompt] : [],
       messages: [...toModelMessages(history), { role: 'user', content: [{ type: 'text', text: COMPACTION_REQUEST }] }],
       tools: [],

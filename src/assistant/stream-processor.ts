@@ -19,7 +19,6 @@ import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
 import { abortedError, NamedError, toNamedError } from './named-error';
 import { retryDelay, retryReason, sleep } from './retry';
 
-
 /** One event of the model's stream (`streamText`'s `fullStream`). */
 type StreamEvent = TextStreamPart<ToolSet>;
 /** Everything one model step needs; built by the prompt loop for each iteration. */
@@ -100,9 +99,8 @@ export class StreamProcessor {
     @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
   ) {}
 
-  async process(input: StepInput): Promise<StepOutcome> {
-    const run = new StepRun(this, input);
-    return run.execute();
+  process(input: StepInput): Promise<StepOutcome> {
+    return new StepRun(this.deps, input).execute();
   }
 
   /** @internal used by StepRun */
@@ -122,7 +120,6 @@ export class StreamProcessor {
 
 /** The state of one step: its parts, the write queue that keeps their events in order. */
 class StepRun {
-  private readonly deps: StreamProcessor['deps'];
   private readonly toolParts = new Map<string, ToolPart>();
   /** Title/metadata reported by a tool before its part became `running` in the event stream. */
   private readonly earlyMetadata = new Map<string, { title?: string; metadata?: Record<string, unknown> }>();
@@ -136,11 +133,9 @@ class StepRun {
   private readonly calls: { tool: string; input: string }[] = [];
 
   constructor(
-    processor: StreamProcessor,
+    private readonly deps: StreamProcessor['deps'],
     private readonly input: StepInput,
-  ) {
-    this.deps = processor.deps;
-  }
+  ) {}
 
   private get assistant(): AssistantMessage {
     return this.input.assistant;
