@@ -37,10 +37,7 @@ export interface RevertInput {
 }
 
 /** Where a revert cuts the history: messages after it, and its own parts from `partID` on, are hidden. */
-interface RevertPoint {
-  messageID: string;
-  partID?: string;
-}
+type RevertPoint = RevertInput;
 
 @Injectable()
 export class RevertService {
