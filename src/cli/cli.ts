@@ -8,7 +8,6 @@ import { KEEL_VERSION as version } from '../common/version';
 import { CliError } from './cli-error';
 import { serve } from './serve';
 
-
 const COMMANDS = `Usage:
   keel [serve] [--port <n>] [--hostname <host>] [--cors <origin>]... [--log-level <level>] [--print-logs]
                                   start the server (the default command)
@@ -132,13 +131,9 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
 
 /** One line on stderr for what went wrong, and its exit code. */
 export function reportFailure(error: unknown): number {
-  if (error instanceof CliError) {
+  if (error instanceof CliError || error instanceof SchemaNewerError) {
     process.stderr.write(`keel: ${error.message}\n`);
-    return error.exitCode;
-  }
-  if (error instanceof SchemaNewerError) {
-    process.stderr.write(`keel: ${error.message}\n`);
-    return 3;
+    return error instanceof CliError ? error.exitCode : 3;
   }
   const message = error instanceof Error ? error.message : String(error);
   // parseArgs' own errors name the unknown option or the missing value.
