@@ -211,9 +211,7 @@ class StepRun {
   private async finishOpenParts(): Promise<void> {
     const now = Date.now();
     for (const part of this.toolParts.values()) {
-      if (part.state.status !== 'pending' && part.state.status !== 'running') continue;
-      part.state = { status: 'error', input: part.state.input, error: TOOL_ABORTED, ...(part.state.metadata ? { metadata: part.state.metadata } : {}), time: { start: part.state.time?.start ?? now, end: now } };
-      void this.write(part);
+      if (part.state.status === 'pending' || part.state.status === 'running') this.endTool(part, { status: 'error', input: part.state.input, error: TOOL_ABORTED });
     }
     for (const part of this.streamed.values()) {
       if (part.time.end !== undefined) continue;
@@ -312,28 +310,23 @@ class StepRun {
   private toolCompleted(callID: string, input: unknown, output: ToolResult): void {
     const part = this.toolParts.get(callID);
     if (!part) return;
-    part.state = {
-      status: 'completed',
-      input: (input ?? part.state.input) as Record<string, unknown>,
-      output: output.output,
-      title: output.title,
-      metadata: output.metadata,
-      time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
-    };
-    void this.write(part);
+    const { output: text, title, metadata } = output;
+    this.endTool(part, { status: 'completed', input: (input ?? part.state.input) as Record<string, unknown>, output: text, title, metadata });
   }
 
   private toolFailed(callID: string, input: unknown, error: unknown): void {
     const part = this.toolParts.get(callID);
     if (!part || this.invalidCalls.has(callID)) return;
     if (error instanceof PermissionDeniedError && error.byUser) this.blocked = true;
-    part.state = {
-      status: 'error',
-      input: (input ?? part.state.input) as Record<string, unknown>,
-      error: this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error),
-      ...(part.state.metadata ? { metadata: part.state.metadata } : {}),
-      time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
-    };
+    const message = this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error);
+    this.endTool(part, { status: 'error', input: (input ?? part.state.input) as Record<string, unknown>, error: message });
+  }
+
+  /** Ends a tool part (its start kept, ended now; a failed one keeps the metadata it reported) and writes it. */
+  private endTool(part: ToolPart, state: Omit<ToolState, 'time'>): void {
+    const now = Date.now();
+    const kept = state.status === 'error' && part.state.metadata ? { metadata: part.state.metadata } : {};
+    part.state = { ...state, ...kept, time: { start: part.state.time?.start ?? now, end: now } };
     void this.write(part);
   }
 
