@@ -28,7 +28,7 @@ const COMMANDS = `Usage:
  * `keel --help`: the commands, then every setting with its flag, default and meaning, then where the
  * documentation is (the package root is two folders up from src/cli, dist/cli and dist/bundle alike).
  */
-export function helpText(): string {
+function helpText(): string {
   const lines = [`keel ${version}: opencode-compatible session server, supermemory-compatible memory API and Traefik middleware manager`, '', COMMANDS, '', 'Settings (environment variables; a flag overrides its variable):'];
   for (const group of SETTING_GROUPS) {
     lines.push('', `  ${group.title}`);

@@ -60,7 +60,7 @@ export interface AgentConfig {
   [option: string]: unknown;
 }
 
-export interface CommandConfig {
+interface CommandConfig {
   template: string;
   description?: string;
   agent?: string;

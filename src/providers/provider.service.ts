@@ -83,7 +83,7 @@ export interface ProviderInfo {
 }
 
 /** Which AI SDK provider package builds the model. */
-export type ProviderSdk = 'anthropic' | 'openai' | 'openai-compatible';
+type ProviderSdk = 'anthropic' | 'openai' | 'openai-compatible';
 
 export interface ResolvedModel {
   providerID: string;

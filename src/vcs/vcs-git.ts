@@ -20,7 +20,7 @@ interface GitOutput {
  * Runs git with stdout kept whatever the exit code (`diff --no-index` exits 1 on a difference), up
  * to `maxBytes` of output: past that git is stopped and the result is marked truncated.
  */
-export function runGit(cwd: string, args: string[], maxBytes = 64 * 1024 * 1024): Promise<GitOutput> {
+function runGit(cwd: string, args: string[], maxBytes = 64 * 1024 * 1024): Promise<GitOutput> {
   return new Promise((resolve) => {
     const child = spawn('git', [...FLAGS, ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
     const chunks: Buffer[] = [];
