@@ -148,11 +148,7 @@ export class SessionCompaction {
   }
 
   async overflowed(instance: Instance, history: MessageWithParts[], user: UserMessage): Promise<boolean> {
-    let finished: AssistantMessage | undefined;
-    for (let i = history.length - 1; i >= 0 && !finished; i--) {
-      const info = history[i].info;
-      if (info.role === 'assistant' && info.finish) finished = info;
-    }
+    const finished = history.findLast(({ info }) => info.role === 'assistant' && info.finish)?.info as AssistantMessage | undefined;
     if (!finished || finished.summary === true || !user.model.providerID) return false;
     const config = await this.config.get(instance);
     if (compactionSettings(config).auto === false) return false;

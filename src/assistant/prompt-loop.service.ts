@@ -63,9 +63,9 @@ interface SessionRun {
 const ABORT_SIGNAL = 'session.abort';
 const SUBTASK_FOLLOW_UP = 'Summarize the task tool output above and continue with your task.';
 
-function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): MessageWithParts | undefined {
-  for (let i = history.length - 1; i >= 0; i--) if (history[i].info.role === role) return history[i];
-  return undefined;
+/** The latest message of `role` in `history`. */
+export function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): MessageWithParts | undefined {
+  return history.findLast((message) => message.info.role === role);
 }
 
 @Injectable()
