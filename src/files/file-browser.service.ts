@@ -105,12 +105,10 @@ export class FileBrowserService {
         };
       });
     if (instance.project.vcs === 'git' && nodes.length > 0) {
-      const ignored = await this.ignoredPaths(
-        root,
-        nodes.map((n) => (n.type === 'directory' ? `${n.path}/` : n.path)),
-      );
-      for (const node of nodes)
-        node.ignored = ignored.has(node.type === 'directory' ? `${node.path}/` : node.path);
+      // As git names them: a directory with a trailing `/`.
+      const gitPath = (node: FileNode) => (node.type === 'directory' ? `${node.path}/` : node.path);
+      const ignored = await this.ignoredPaths(root, nodes.map(gitPath));
+      for (const node of nodes) node.ignored = ignored.has(gitPath(node));
     }
     return nodes.sort((a, b) =>
       a.type !== b.type ? (a.type === 'directory' ? -1 : 1) : a.name.localeCompare(b.name),
