@@ -24,6 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { AllowedDirectories, OUTSIDE_ALLOWED } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
+import { KeyedMutex } from '../common/keyed-mutex';
 import type { Instance } from '../projects/instance.service';
 import { InstanceService } from '../projects/instance.service';
 import { ConfigInvalidError } from './config-errors';
@@ -134,7 +135,7 @@ const PROJECT_FILES = ['opencode.jsonc', 'opencode.json'];
 @Injectable()
 export class ConfigService {
   private readonly cache = new Map<string, Promise<Config>>();
-  private readonly writes = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedMutex();
 
   constructor(
     private readonly instances: InstanceService,
@@ -203,14 +204,7 @@ export class ConfigService {
       );
     }
     // Read-modify-write of one file is serialised, so concurrent PATCHes never lose each other's keys.
-    const previous = this.writes.get(target) ?? Promise.resolve();
-    const write = previous.then(() => this.writeMerged(file, target, patch));
-    const settled = write.catch(() => undefined);
-    this.writes.set(target, settled);
-    void settled.then(() => {
-      if (this.writes.get(target) === settled) this.writes.delete(target);
-    });
-    await write;
+    await this.writes.run(target, () => this.writeMerged(file, target, patch));
     await this.instances.dispose(instance.directory);
     return this.get(instance);
   }
