@@ -23,7 +23,8 @@
  * track/patch/diff/diffFull never throw (a git failure is logged and reads as "nothing"); restore rejects.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { access, mkdir, realpath, rm, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, realpath, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../common/paths';
 import { KEEL_SETTINGS } from '../common/settings';
@@ -258,7 +259,7 @@ export class SnapshotService {
     const gitDir = join(this.settings.dataDir, 'snapshot', instance.project.id);
     const git = new ShadowGit({ gitDir, workTree: instance.worktree });
     return this.repositories.run(gitDir, async () => {
-      if (!(await exists(join(gitDir, 'HEAD')))) {
+      if (!existsSync(join(gitDir, 'HEAD'))) {
         await mkdir(gitDir, { recursive: true });
         await git.run(['init', '--quiet']);
         await git.run(['config', 'core.autocrlf', 'false']);
@@ -275,11 +276,4 @@ export class SnapshotService {
 /** A git object id (SHA-1 or SHA-256), nothing git could read as an option or a revision expression. */
 function isTreeHash(hash: string): boolean {
   return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(hash);
-}
-
-function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }
