@@ -151,14 +151,9 @@ const count = (value: string | undefined) => {
   return Number.isFinite(n) ? n : 0;
 };
 
-/** The unified diff of every tracked change since `base`, cut at `maxBytes`. */
-export function patchSince(cwd: string, base: string, context: number, maxBytes: number): Promise<GitOutput> {
-  return runGit(cwd, ['diff', '--patch', '--no-ext-diff', '--no-renames', `--unified=${context}`, base, '--', '.'], maxBytes);
-}
-
-/** The unified diff of one tracked file since `base`. */
-export function filePatchSince(cwd: string, base: string, file: string, context: number, maxBytes: number): Promise<GitOutput> {
-  return runGit(cwd, ['diff', '--patch', '--no-ext-diff', '--no-renames', `--unified=${context}`, base, '--', file], maxBytes);
+/** The unified diff of the tracked changes since `base` to `path` (one file, or `.`: all of them), cut at `maxBytes`. */
+export function patchSince(cwd: string, base: string, context: number, maxBytes: number, path = '.'): Promise<GitOutput> {
+  return runGit(cwd, ['diff', '--patch', '--no-ext-diff', '--no-renames', `--unified=${context}`, base, '--', path], maxBytes);
 }
 
 /** An untracked file as a new-file diff (`new file mode`, `index 0000000..<blob>`, or `Binary files … differ`). */
