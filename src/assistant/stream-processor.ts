@@ -16,7 +16,7 @@ import { SessionStatusService } from '../sessions/session-status.service';
 import { deniedMessage, resolvePermission } from '../tools/permission-policy';
 import type { PermitRequest, SubtaskRequest, ToolContext, ToolDefinition, ToolResult } from '../tools/tool';
 import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
-import { abortedError, NamedError, toNamedError } from './named-error';
+import { abortedError, toNamedError } from './named-error';
 import { retryDelay, retryReason, sleep } from './retry';
 
 /** One event of the model's stream (`streamText`'s `fullStream`). */
@@ -196,15 +196,12 @@ class StepRun {
     }
     if (this.input.abort.aborted && !this.assistant.error) this.assistant.error = abortedError();
     await this.finishOpenParts();
-    if (this.assistant.error) await this.publishError(this.assistant.error);
+    const { sessionID, error } = this.assistant;
+    if (error) await this.deps.sessions.publish(sessionID, 'session.error', { sessionID, error }, this.input.directory);
     this.assistant.time.completed = Date.now();
     await this.writes;
     await this.deps.messages.updateMessage(this.assistant, { directory: this.input.directory });
     return this.blocked || this.assistant.error ? 'stop' : 'continue';
-  }
-
-  private async publishError(error: NamedError | NonNullable<AssistantMessage['error']>): Promise<void> {
-    await this.deps.sessions.publish(this.assistant.sessionID, 'session.error', { sessionID: this.assistant.sessionID, error }, this.input.directory);
   }
 
   /** Tools still pending or running when the step ends (abort, error) fail with the reference message. */
