@@ -117,9 +117,7 @@ export class RevertService {
   }
 
   private assertNotBusy(sessionID: string): void {
-    if (this.statuses.get(sessionID).type !== 'idle') {
-      throw new BusyError(`Session ${sessionID} is busy`);
-    }
+    if (this.statuses.get(sessionID).type !== 'idle') throw new BusyError(`Session ${sessionID} is busy`);
   }
 
   /** The request's instance when it is the session's project, else the one of the directory the session lives in. */
