@@ -21,7 +21,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
 import { ConfigService } from '../config/config.service';
-import type { Config } from '../config/config.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
@@ -44,11 +43,6 @@ const PRUNE_PROTECT = 40_000;
 const PRUNE_MINIMUM = 20_000;
 
 type Tokens = AssistantMessage['tokens'];
-
-interface CompactionConfig {
-  auto?: boolean;
-  prune?: boolean;
-}
 
 interface CompletedToolState {
   status: 'completed';
@@ -82,11 +76,6 @@ export function filterCompacted(history: MessageWithParts[]): MessageWithParts[]
     if (info.role === 'assistant' && info.summary && info.finish && !info.error) completed.add(info.parentID);
   }
   return history;
-}
-
-/** Config `compaction` (its shape was checked against the reference schema when the config loaded). */
-function compactionSettings(config: Config): CompactionConfig {
-  return config.compaction ?? {};
 }
 
 @Injectable()
@@ -151,7 +140,7 @@ export class SessionCompaction {
     const finished = history.findLast(({ info }) => info.role === 'assistant' && info.finish)?.info as AssistantMessage | undefined;
     if (!finished || finished.summary === true || !user.model.providerID) return false;
     const config = await this.config.get(instance);
-    if (compactionSettings(config).auto === false) return false;
+    if (config.compaction?.auto === false) return false;
     try {
       const model = await this.providers.resolveModel(instance, user.model.providerID, user.model.modelID);
       return isOverflow(finished.tokens, model.model.limit);
@@ -163,7 +152,7 @@ export class SessionCompaction {
 
   async prune(instance: Instance, sessionID: string): Promise<void> {
     try {
-      if (compactionSettings(await this.config.get(instance)).prune === false) return;
+      if ((await this.config.get(instance)).compaction?.prune === false) return;
       const history = await this.messages.list(sessionID);
       let total = 0;
       let pruned = 0;

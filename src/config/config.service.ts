@@ -124,6 +124,8 @@ export interface Config {
   tools?: Record<string, boolean>;
   plugin?: string[];
   instructions?: string[];
+  /** Automatic compaction of a long history and pruning of old tool outputs (both on unless false). */
+  compaction?: { auto?: boolean; prune?: boolean };
   /** Where else to look for `SKILL.md` files (opencode 1.18). */
   skills?: { paths?: string[]; urls?: string[] };
   [key: string]: unknown;
