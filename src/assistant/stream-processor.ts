@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import type { LanguageModel, LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from 'ai';
@@ -17,7 +18,7 @@ import { deniedMessage, resolvePermission } from '../tools/permission-policy';
 import type { PermitRequest, SubtaskRequest, ToolContext, ToolDefinition, ToolResult } from '../tools/tool';
 import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
 import { abortedError, toNamedError } from './named-error';
-import { retryDelay, retryReason, sleep } from './retry';
+import { retryDelay, retryReason } from './retry';
 
 /** One event of the model's stream (`streamText`'s `fullStream`). */
 type StreamEvent = TextStreamPart<ToolSet>;
@@ -181,7 +182,8 @@ class StepRun {
           const delay = retryDelay(error, attempt);
           await status.set(this.assistant.sessionID, { type: 'retry', attempt, message: reason, next: Date.now() + delay }, this.input.directory);
           try {
-            await sleep(delay, this.input.abort);
+            // Rejects at once when the turn is aborted.
+            await sleep(delay, undefined, { signal: this.input.abort });
           } catch {
             this.assistant.error = abortedError();
             break;
