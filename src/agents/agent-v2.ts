@@ -2,7 +2,7 @@ import type { PermissionAction } from '../config/config.service';
 import type { AgentInfo } from './builtin-agents';
 
 /** opencode 1.18's `PermissionV2Rule`: may `action` act on `resource`. */
-export interface PermissionRule {
+interface PermissionRule {
   action: string;
   resource: string;
   effect: PermissionAction;

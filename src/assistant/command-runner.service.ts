@@ -10,7 +10,7 @@ import { NotFoundError } from '../common/errors';
 import type { MessageWithParts } from '../messages/message.entity';
 import type { Instance } from '../projects/instance.service';
 import { ProjectService } from '../projects/project.service';
-import { ProviderService } from '../providers/provider.service';
+import { parseModel, ProviderService } from '../providers/provider.service';
 import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { runShell } from '../tools/builtin/bash.tool';
@@ -78,7 +78,7 @@ export class CommandRunner {
   /** An unknown model is the caller's mistake: `session.error` and a 400 (reference behaviour). */
   private async chooseModel(instance: Instance, sessionID: string, model: string | undefined): Promise<ModelRef | undefined> {
     if (!model) return undefined;
-    const ref = this.providers.parseModel(model);
+    const ref = parseModel(model);
     try {
       await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
     } catch (error) {

@@ -7,7 +7,7 @@ import { ProviderService } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { RevertService } from '../snapshots/revert.service';
 import { SessionCompaction } from './compaction.service';
-import { PromptLoop } from './prompt-loop.service';
+import { findLast, PromptLoop } from './prompt-loop.service';
 
 export interface SummarizeInput {
   providerID: string;
@@ -37,13 +37,8 @@ export class CompactionRunner {
     // An unknown model is the reference's 400 ProviderModelNotFoundError, answered here before anything is written.
     await this.providers.resolveModel(instance, input.providerID, input.modelID);
     await this.reverts.cleanup(sessionID);
-    const history = await this.messages.list(sessionID);
-    let agent: string | undefined;
-    for (let i = history.length - 1; i >= 0 && !agent; i--) {
-      const info = history[i].info;
-      if (info.role === 'user') agent = info.agent;
-    }
-    agent ??= (await this.agents.defaultAgent(instance)).name;
+    const lastUser = findLast(await this.messages.list(sessionID), 'user')?.info;
+    const agent = lastUser?.role === 'user' ? lastUser.agent : (await this.agents.defaultAgent(instance)).name;
     await this.compaction.create(instance, sessionID, { agent, model: { providerID: input.providerID, modelID: input.modelID }, auto: input.auto ?? false });
     await this.loop.loop(instance, sessionID);
     return true;

@@ -21,17 +21,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
 import { ConfigService } from '../config/config.service';
-import type { Config } from '../config/config.service';
 import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
-import { createLanguageModel } from '../providers/language-model';
 import { ProviderService } from '../providers/provider.service';
-import type { ModelRef, ResolvedModel } from '../providers/provider.service';
+import type { ModelRef } from '../providers/provider.service';
 import { SessionService } from '../sessions/session.service';
 import { ToolRegistry } from '../tools/tool-registry.service';
-import { failOnModelResolution } from './model-failure';
 import { toModelMessages } from './model-messages';
+import { newAssistantMessage, resolveStepModel } from './step-model';
 import { StreamProcessor } from './stream-processor';
 
 /** The reference's request after the history (`SessionCompaction.process`). */
@@ -45,11 +43,6 @@ const PRUNE_PROTECT = 40_000;
 const PRUNE_MINIMUM = 20_000;
 
 type Tokens = AssistantMessage['tokens'];
-
-interface CompactionConfig {
-  auto?: boolean;
-  prune?: boolean;
-}
 
 interface CompletedToolState {
   status: 'completed';
@@ -85,11 +78,6 @@ export function filterCompacted(history: MessageWithParts[]): MessageWithParts[]
   return history;
 }
 
-/** Config `compaction` (its shape was checked against the reference schema when the config loaded). */
-function compactionSettings(config: Config): CompactionConfig {
-  return config.compaction ?? {};
-}
-
 @Injectable()
 export class SessionCompaction {
   private readonly logger = new Logger('SessionCompaction');
@@ -114,32 +102,12 @@ export class SessionCompaction {
   async process(instance: Instance, history: MessageWithParts[], parent: UserMessage, auto: boolean, signal: AbortSignal): Promise<'continue' | 'stop'> {
     const where = { directory: instance.directory };
     const agent = (await this.agents.get(instance, 'compaction')) ?? (await this.agents.defaultAgent(instance));
-    const assistant: AssistantMessage = {
-      id: this.messages.newMessageID(),
-      sessionID: parent.sessionID,
-      role: 'assistant',
-      time: { created: Date.now() },
-      parentID: parent.id,
-      modelID: parent.model.modelID,
-      providerID: parent.model.providerID,
-      mode: 'compaction',
-      agent: 'compaction',
-      path: { cwd: instance.directory, root: instance.worktree },
-      summary: true,
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    };
-    let model: ResolvedModel;
-    let languageModel;
-    try {
-      const ref = agent.model ?? (parent.model.providerID ? parent.model : await this.providers.defaultModel(instance));
-      assistant.providerID = ref.providerID;
-      assistant.modelID = ref.modelID;
-      model = await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
-      languageModel = createLanguageModel(model);
-    } catch (error) {
-      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
-    }
+    const assistant = newAssistantMessage(this.messages.newMessageID(), instance, parent, 'compaction', parent.model, true);
+    const services = { messages: this.messages, sessions: this.sessions, providers: this.providers };
+    const resolved = await resolveStepModel(services, instance, assistant, async () =>
+      agent.model ?? (parent.model.providerID ? parent.model : await this.providers.defaultModel(instance)),
+    );
+    if (resolved === 'stop') return resolved;
     await this.messages.updateMessage(assistant, where);
     const outcome = await this.processor.process({
       instance,
@@ -147,8 +115,7 @@ export class SessionCompaction {
       worktree: instance.worktree,
       assistant,
       agent,
-      model,
-      languageModel,
+      ...resolved,
       system: agent.prompt ? [agent.prompt] : [],
       messages: [...toModelMessages(history), { role: 'user', content: [{ type: 'text', text: COMPACTION_REQUEST }] }],
       tools: [],
@@ -170,14 +137,10 @@ export class SessionCompaction {
   }
 
   async overflowed(instance: Instance, history: MessageWithParts[], user: UserMessage): Promise<boolean> {
-    let finished: AssistantMessage | undefined;
-    for (let i = history.length - 1; i >= 0 && !finished; i--) {
-      const info = history[i].info;
-      if (info.role === 'assistant' && info.finish) finished = info;
-    }
+    const finished = history.findLast(({ info }) => info.role === 'assistant' && info.finish)?.info as AssistantMessage | undefined;
     if (!finished || finished.summary === true || !user.model.providerID) return false;
     const config = await this.config.get(instance);
-    if (compactionSettings(config).auto === false) return false;
+    if (config.compaction?.auto === false) return false;
     try {
       const model = await this.providers.resolveModel(instance, user.model.providerID, user.model.modelID);
       return isOverflow(finished.tokens, model.model.limit);
@@ -189,7 +152,7 @@ export class SessionCompaction {
 
   async prune(instance: Instance, sessionID: string): Promise<void> {
     try {
-      if (compactionSettings(await this.config.get(instance)).prune === false) return;
+      if ((await this.config.get(instance)).compaction?.prune === false) return;
       const history = await this.messages.list(sessionID);
       let total = 0;
       let pruned = 0;

@@ -19,13 +19,12 @@ import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { ConfigService } from '../config/config.service';
 import { EventBus } from '../events/event-bus.service';
-import type { AssistantMessage, MessageWithParts, Part, UserMessage } from '../messages/message.entity';
+import type { MessageWithParts, Part, UserMessage } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
 import { InstanceService } from '../projects/instance.service';
-import { createLanguageModel } from '../providers/language-model';
 import { ProviderService } from '../providers/provider.service';
-import type { ModelRef, ResolvedModel } from '../providers/provider.service';
+import type { ModelRef } from '../providers/provider.service';
 import type { Session } from '../sessions/session.entity';
 import { SessionService } from '../sessions/session.service';
 import { SessionStatusService } from '../sessions/session-status.service';
@@ -33,9 +32,9 @@ import { RevertService } from '../snapshots/revert.service';
 import type { SubtaskRequest, ToolContext } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry.service';
 import { filterCompacted, SessionCompaction } from './compaction.service';
-import { failOnModelResolution } from './model-failure';
 import { toModelMessages } from './model-messages';
 import { SessionSummary } from './session-summary.service';
+import { newAssistantMessage, resolveStepModel } from './step-model';
 import { StreamProcessor } from './stream-processor';
 import { DEFAULT_PROMPT, environmentPrompt, instructionPrompts } from './system-prompt';
 import { TitleGenerator } from './title-generator';
@@ -60,14 +59,13 @@ interface SessionRun {
   joined: boolean;
 }
 
-const ZERO_TOKENS = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } };
 /** Relayed to every replica: the one running the session's turn stops it. */
 const ABORT_SIGNAL = 'session.abort';
 const SUBTASK_FOLLOW_UP = 'Summarize the task tool output above and continue with your task.';
 
-function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): MessageWithParts | undefined {
-  for (let i = history.length - 1; i >= 0; i--) if (history[i].info.role === role) return history[i];
-  return undefined;
+/** The latest message of `role` in `history`. */
+export function findLast(history: MessageWithParts[], role: 'user' | 'assistant'): MessageWithParts | undefined {
+  return history.findLast((message) => message.info.role === role);
 }
 
 @Injectable()
@@ -258,23 +256,6 @@ export class PromptLoop {
     return this.messages.get(sessionID, last.info.id);
   }
 
-  private newAssistant(instance: Instance, sessionID: string, parent: UserMessage, agent: string, model: ModelRef): AssistantMessage {
-    return {
-      id: this.messages.newMessageID(),
-      sessionID,
-      role: 'assistant',
-      time: { created: Date.now() },
-      parentID: parent.id,
-      modelID: model.modelID,
-      providerID: model.providerID,
-      mode: agent,
-      agent,
-      path: { cwd: instance.directory, root: instance.worktree },
-      cost: 0,
-      tokens: structuredClone(ZERO_TOKENS),
-    };
-  }
-
   private async step(
     instance: Instance,
     session: Session,
@@ -284,22 +265,12 @@ export class PromptLoop {
     signal: AbortSignal,
   ): Promise<'continue' | 'stop'> {
     const agent = (await this.agents.get(instance, lastUser.info.agent)) ?? (await this.agents.defaultAgent(instance));
-    const assistant = this.newAssistant(instance, session.id, lastUser.info, agent.name, lastUser.info.model);
-    let model: ResolvedModel;
-    try {
-      const ref = lastUser.info.model.providerID ? lastUser.info.model : await this.providers.defaultModel(instance);
-      assistant.providerID = ref.providerID;
-      assistant.modelID = ref.modelID;
-      model = await this.providers.resolveModel(instance, ref.providerID, ref.modelID);
-    } catch (error) {
-      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
-    }
-    let languageModel;
-    try {
-      languageModel = createLanguageModel(model);
-    } catch (error) {
-      return failOnModelResolution({ messages: this.messages, sessions: this.sessions }, instance, assistant, error);
-    }
+    const assistant = newAssistantMessage(this.messages.newMessageID(), instance, lastUser.info, agent.name, lastUser.info.model);
+    const services = { messages: this.messages, sessions: this.sessions, providers: this.providers };
+    const resolved = await resolveStepModel(services, instance, assistant, () =>
+      lastUser.info.model.providerID ? lastUser.info.model : this.providers.defaultModel(instance),
+    );
+    if (resolved === 'stop') return resolved;
     await this.messages.updateMessage(assistant, { directory: instance.directory });
     if (step === 1) void this.titles.generate(instance, session, lastUser, lastUser.info.model, signal);
     const config = await this.config.get(instance);
@@ -320,8 +291,7 @@ export class PromptLoop {
       worktree: instance.worktree,
       assistant,
       agent,
-      model,
-      languageModel,
+      ...resolved,
       system,
       messages: toModelMessages(history),
       tools,
@@ -358,7 +328,7 @@ export class PromptLoop {
   /** A `subtask` input part (a command with `subtask: true`, an agent mention): run the task tool directly. */
   private async runSubtask(instance: Instance, session: Session, lastUser: MessageWithParts, part: Part, signal: AbortSignal): Promise<'continue' | 'stop'> {
     const user = lastUser.info as UserMessage;
-    const assistant = this.newAssistant(instance, session.id, user, user.agent, user.model);
+    const assistant = newAssistantMessage(this.messages.newMessageID(), instance, user, user.agent, user.model);
     await this.messages.updateMessage(assistant, { directory: instance.directory });
     const input = { description: String(part.description), prompt: String(part.prompt), subagent_type: String(part.agent) };
     const start = Date.now();

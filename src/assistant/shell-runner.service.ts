@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentService } from '../agents/agent.service';
 import { AllowedDirectories } from '../common/allowed-directories';
-import type { AssistantMessage, MessageWithParts, Part } from '../messages/message.entity';
+import type { MessageWithParts, Part, UserMessage } from '../messages/message.entity';
 import { MessageService } from '../messages/message.service';
 import type { Instance } from '../projects/instance.service';
 import type { ModelRef } from '../providers/provider.service';
@@ -11,6 +11,7 @@ import { RevertService } from '../snapshots/revert.service';
 import { runShell, shellCommandProblem } from '../tools/builtin/bash.tool';
 import { issue, ValidationError } from '../common/errors';
 import { PromptLoop } from './prompt-loop.service';
+import { newAssistantMessage } from './step-model';
 
 export interface ShellInput {
   agent: string;
@@ -56,20 +57,7 @@ export class ShellRunner {
         parts: [{ type: 'text', text: 'The following tool was executed by the user', synthetic: true }],
       });
       const model = user.info.role === 'user' ? user.info.model : { providerID: '', modelID: '' };
-      const assistant: AssistantMessage = {
-        id: this.messages.newMessageID(),
-        sessionID,
-        role: 'assistant',
-        time: { created: Date.now() },
-        parentID: user.info.id,
-        modelID: model.modelID,
-        providerID: model.providerID,
-        mode: agent.name,
-        agent: agent.name,
-        path: { cwd: instance.directory, root: instance.worktree },
-        cost: 0,
-        tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-      };
+      const assistant = newAssistantMessage(this.messages.newMessageID(), instance, user.info as UserMessage, agent.name, model);
       await this.messages.updateMessage(assistant, where);
       const start = Date.now();
       const commandInput = { command: input.command };

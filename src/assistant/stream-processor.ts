@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { KEEL_SETTINGS } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import type { LanguageModel, LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from 'ai';
@@ -16,9 +17,8 @@ import { SessionStatusService } from '../sessions/session-status.service';
 import { deniedMessage, resolvePermission } from '../tools/permission-policy';
 import type { PermitRequest, SubtaskRequest, ToolContext, ToolDefinition, ToolResult } from '../tools/tool';
 import { PermissionDeniedError, REJECTED_MESSAGE } from '../tools/tool';
-import { abortedError, NamedError, toNamedError } from './named-error';
-import { retryDelay, retryReason, sleep } from './retry';
-
+import { abortedError, toNamedError } from './named-error';
+import { retryDelay, retryReason } from './retry';
 
 /** One event of the model's stream (`streamText`'s `fullStream`). */
 type StreamEvent = TextStreamPart<ToolSet>;
@@ -100,9 +100,8 @@ export class StreamProcessor {
     @Inject(KEEL_SETTINGS) private readonly keel: KeelSettings,
   ) {}
 
-  async process(input: StepInput): Promise<StepOutcome> {
-    const run = new StepRun(this, input);
-    return run.execute();
+  process(input: StepInput): Promise<StepOutcome> {
+    return new StepRun(this.deps, input).execute();
   }
 
   /** @internal used by StepRun */
@@ -122,7 +121,6 @@ export class StreamProcessor {
 
 /** The state of one step: its parts, the write queue that keeps their events in order. */
 class StepRun {
-  private readonly deps: StreamProcessor['deps'];
   private readonly toolParts = new Map<string, ToolPart>();
   /** Title/metadata reported by a tool before its part became `running` in the event stream. */
   private readonly earlyMetadata = new Map<string, { title?: string; metadata?: Record<string, unknown> }>();
@@ -136,11 +134,9 @@ class StepRun {
   private readonly calls: { tool: string; input: string }[] = [];
 
   constructor(
-    processor: StreamProcessor,
+    private readonly deps: StreamProcessor['deps'],
     private readonly input: StepInput,
-  ) {
-    this.deps = processor.deps;
-  }
+  ) {}
 
   private get assistant(): AssistantMessage {
     return this.input.assistant;
@@ -186,7 +182,8 @@ class StepRun {
           const delay = retryDelay(error, attempt);
           await status.set(this.assistant.sessionID, { type: 'retry', attempt, message: reason, next: Date.now() + delay }, this.input.directory);
           try {
-            await sleep(delay, this.input.abort);
+            // Rejects at once when the turn is aborted.
+            await sleep(delay, undefined, { signal: this.input.abort });
           } catch {
             this.assistant.error = abortedError();
             break;
@@ -201,24 +198,19 @@ class StepRun {
     }
     if (this.input.abort.aborted && !this.assistant.error) this.assistant.error = abortedError();
     await this.finishOpenParts();
-    if (this.assistant.error) await this.publishError(this.assistant.error);
+    const { sessionID, error } = this.assistant;
+    if (error) await this.deps.sessions.publish(sessionID, 'session.error', { sessionID, error }, this.input.directory);
     this.assistant.time.completed = Date.now();
     await this.writes;
     await this.deps.messages.updateMessage(this.assistant, { directory: this.input.directory });
     return this.blocked || this.assistant.error ? 'stop' : 'continue';
   }
 
-  private async publishError(error: NamedError | NonNullable<AssistantMessage['error']>): Promise<void> {
-    await this.deps.sessions.publish(this.assistant.sessionID, 'session.error', { sessionID: this.assistant.sessionID, error }, this.input.directory);
-  }
-
   /** Tools still pending or running when the step ends (abort, error) fail with the reference message. */
   private async finishOpenParts(): Promise<void> {
     const now = Date.now();
     for (const part of this.toolParts.values()) {
-      if (part.state.status !== 'pending' && part.state.status !== 'running') continue;
-      part.state = { status: 'error', input: part.state.input, error: TOOL_ABORTED, ...(part.state.metadata ? { metadata: part.state.metadata } : {}), time: { start: part.state.time?.start ?? now, end: now } };
-      void this.write(part);
+      if (part.state.status === 'pending' || part.state.status === 'running') this.endTool(part, { status: 'error', input: part.state.input, error: TOOL_ABORTED });
     }
     for (const part of this.streamed.values()) {
       if (part.time.end !== undefined) continue;
@@ -317,28 +309,23 @@ class StepRun {
   private toolCompleted(callID: string, input: unknown, output: ToolResult): void {
     const part = this.toolParts.get(callID);
     if (!part) return;
-    part.state = {
-      status: 'completed',
-      input: (input ?? part.state.input) as Record<string, unknown>,
-      output: output.output,
-      title: output.title,
-      metadata: output.metadata,
-      time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
-    };
-    void this.write(part);
+    const { output: text, title, metadata } = output;
+    this.endTool(part, { status: 'completed', input: (input ?? part.state.input) as Record<string, unknown>, output: text, title, metadata });
   }
 
   private toolFailed(callID: string, input: unknown, error: unknown): void {
     const part = this.toolParts.get(callID);
     if (!part || this.invalidCalls.has(callID)) return;
     if (error instanceof PermissionDeniedError && error.byUser) this.blocked = true;
-    part.state = {
-      status: 'error',
-      input: (input ?? part.state.input) as Record<string, unknown>,
-      error: this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error),
-      ...(part.state.metadata ? { metadata: part.state.metadata } : {}),
-      time: { start: part.state.time?.start ?? Date.now(), end: Date.now() },
-    };
+    const message = this.input.abort.aborted ? TOOL_ABORTED : error instanceof Error ? error.message : String(error);
+    this.endTool(part, { status: 'error', input: (input ?? part.state.input) as Record<string, unknown>, error: message });
+  }
+
+  /** Ends a tool part (its start kept, ended now; a failed one keeps the metadata it reported) and writes it. */
+  private endTool(part: ToolPart, state: Omit<ToolState, 'time'>): void {
+    const now = Date.now();
+    const kept = state.status === 'error' && part.state.metadata ? { metadata: part.state.metadata } : {};
+    part.state = { ...state, ...kept, time: { start: part.state.time?.start ?? now, end: now } };
     void this.write(part);
   }
 

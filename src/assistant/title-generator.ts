@@ -8,12 +8,9 @@ import type { ModelRef } from '../providers/provider.service';
 import type { Session } from '../sessions/session.entity';
 import { SessionService } from '../sessions/session.service';
 
+/** The title a session is created with when none is given: only those are replaced. */
 const DEFAULT_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MAX_TITLE = 100;
-
-function isDefaultTitle(title: string): boolean {
-  return DEFAULT_TITLE.test(title);
-}
 
 /** The first meaningful line of a model's answer, without reasoning tags or quotes. */
 function cleanTitle(text: string): string | undefined {
@@ -38,7 +35,7 @@ export class TitleGenerator {
   ) {}
 
   async generate(instance: Instance, session: Session, message: MessageWithParts, fallback: ModelRef, signal: AbortSignal): Promise<void> {
-    if (session.parentID || !isDefaultTitle(session.title)) return;
+    if (session.parentID || !DEFAULT_TITLE.test(session.title)) return;
     const text = message.parts
       .filter((p) => p.type === 'text' && !p.synthetic && !p.ignored)
       .map((p) => String(p.text))
@@ -59,7 +56,7 @@ export class TitleGenerator {
       });
       const title = cleanTitle(await result.text);
       const current = await this.sessions.get(session.id);
-      if (title && isDefaultTitle(current.title)) await this.sessions.update(session.id, { title });
+      if (title && DEFAULT_TITLE.test(current.title)) await this.sessions.update(session.id, { title });
     } catch (error) {
       this.logger.warn({ msg: 'title generation failed', sessionID: session.id, error: String(error) });
     }

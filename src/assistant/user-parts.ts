@@ -96,12 +96,8 @@ export async function expandUserParts(
       // checkAttachments cannot hand over a file outside the allowed directories (the answer has begun
       // by now, so the message says so instead of a 400).
       const opened = await ids.allowed.open(path);
-      if (opened === 'outside') {
-        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but it is ${OUTSIDE_ALLOWED}.` });
-        continue;
-      }
-      if (!opened) {
-        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but it does not exist.` });
+      if (opened === 'outside' || !opened) {
+        add({ type: 'text', synthetic: true, text: `The user attached ${path}, but it ${opened ? `is ${OUTSIDE_ALLOWED}` : 'does not exist'}.` });
         continue;
       }
       try {

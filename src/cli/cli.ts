@@ -8,7 +8,6 @@ import { KEEL_VERSION as version } from '../common/version';
 import { CliError } from './cli-error';
 import { serve } from './serve';
 
-
 const COMMANDS = `Usage:
   keel [serve] [--port <n>] [--hostname <host>] [--cors <origin>]... [--log-level <level>] [--print-logs]
                                   start the server (the default command)
@@ -29,7 +28,7 @@ const COMMANDS = `Usage:
  * `keel --help`: the commands, then every setting with its flag, default and meaning, then where the
  * documentation is (the package root is two folders up from src/cli, dist/cli and dist/bundle alike).
  */
-export function helpText(): string {
+function helpText(): string {
   const lines = [`keel ${version}: opencode-compatible session server, supermemory-compatible memory API and Traefik middleware manager`, '', COMMANDS, '', 'Settings (environment variables; a flag overrides its variable):'];
   for (const group of SETTING_GROUPS) {
     lines.push('', `  ${group.title}`);
@@ -132,13 +131,9 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
 
 /** One line on stderr for what went wrong, and its exit code. */
 export function reportFailure(error: unknown): number {
-  if (error instanceof CliError) {
+  if (error instanceof CliError || error instanceof SchemaNewerError) {
     process.stderr.write(`keel: ${error.message}\n`);
-    return error.exitCode;
-  }
-  if (error instanceof SchemaNewerError) {
-    process.stderr.write(`keel: ${error.message}\n`);
-    return 3;
+    return error instanceof CliError ? error.exitCode : 3;
   }
   const message = error instanceof Error ? error.message : String(error);
   // parseArgs' own errors name the unknown option or the missing value.

@@ -6,7 +6,7 @@ import type { KeelSettings } from '../common/settings';
 import { KEEL_VERSION } from '../common/version';
 import { buildDataSourceOptions, openDataSource, schemaState, SchemaNewerError } from '../database/data-source-options';
 
-export interface Finding {
+interface Finding {
   ok: boolean;
   what: string;
   /** How to fix it, for a problem. */

@@ -64,8 +64,7 @@ export function validateConfig(value: JsonObject, source: string): JsonObject {
 /** One config file: read, substituted, parsed, validated. Undefined when the file is absent. */
 export async function loadConfigFile(path: string): Promise<JsonObject | undefined> {
   const text = await readOptional(path);
-  if (text === undefined) return undefined;
-  return validateConfig(parseJsonc(await substitute(text, path, dirname(path)), path), path);
+  return text === undefined ? undefined : loadConfigText(text, path, dirname(path));
 }
 
 /** Config text that is not a file (`OPENCODE_CONFIG_CONTENT`): substitutions relative to `baseDir`. */

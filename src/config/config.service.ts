@@ -24,6 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { AllowedDirectories, OUTSIDE_ALLOWED } from '../common/allowed-directories';
 import { ValidationError, issue } from '../common/errors';
+import { KeyedMutex } from '../common/keyed-mutex';
 import type { Instance } from '../projects/instance.service';
 import { InstanceService } from '../projects/instance.service';
 import { ConfigInvalidError } from './config-errors';
@@ -60,7 +61,7 @@ export interface AgentConfig {
   [option: string]: unknown;
 }
 
-export interface CommandConfig {
+interface CommandConfig {
   template: string;
   description?: string;
   agent?: string;
@@ -123,6 +124,8 @@ export interface Config {
   tools?: Record<string, boolean>;
   plugin?: string[];
   instructions?: string[];
+  /** Automatic compaction of a long history and pruning of old tool outputs (both on unless false). */
+  compaction?: { auto?: boolean; prune?: boolean };
   /** Where else to look for `SKILL.md` files (opencode 1.18). */
   skills?: { paths?: string[]; urls?: string[] };
   [key: string]: unknown;
@@ -134,7 +137,7 @@ const PROJECT_FILES = ['opencode.jsonc', 'opencode.json'];
 @Injectable()
 export class ConfigService {
   private readonly cache = new Map<string, Promise<Config>>();
-  private readonly writes = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedMutex();
 
   constructor(
     private readonly instances: InstanceService,
@@ -203,14 +206,7 @@ export class ConfigService {
       );
     }
     // Read-modify-write of one file is serialised, so concurrent PATCHes never lose each other's keys.
-    const previous = this.writes.get(target) ?? Promise.resolve();
-    const write = previous.then(() => this.writeMerged(file, target, patch));
-    const settled = write.catch(() => undefined);
-    this.writes.set(target, settled);
-    void settled.then(() => {
-      if (this.writes.get(target) === settled) this.writes.delete(target);
-    });
-    await write;
+    await this.writes.run(target, () => this.writeMerged(file, target, patch));
     await this.instances.dispose(instance.directory);
     return this.get(instance);
   }

@@ -22,7 +22,7 @@ export interface GapTrackerLimits {
   forgetOriginMs: number;
 }
 
-export const GAP_TRACKER_LIMITS: GapTrackerLimits = {
+const GAP_TRACKER_LIMITS: GapTrackerLimits = {
   gapWaitMs: 3_000,
   resendAskEveryMs: 250,
   forgetOriginMs: 10 * 60_000,

@@ -14,7 +14,7 @@ export interface OutboxLimits {
   batchBytes: number;
 }
 
-export const OUTBOX_LIMITS: OutboxLimits = {
+const OUTBOX_LIMITS: OutboxLimits = {
   maxPendingBytes: 32 * 1024 * 1024,
   batchMessages: 500,
   batchBytes: 512 * 1024,
@@ -60,7 +60,7 @@ export interface HistoryLimits {
   ms: number;
 }
 
-export const HISTORY_LIMITS: HistoryLimits = { bytes: 16 * 1024 * 1024, ms: 60_000 };
+const HISTORY_LIMITS: HistoryLimits = { bytes: 16 * 1024 * 1024, ms: 60_000 };
 
 /**
  * Messages sent (as sent: inline, or the `ref` to their row), kept for replicas that missed them;

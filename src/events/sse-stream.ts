@@ -96,10 +96,6 @@ export class SseStream<T extends object> {
     this.finish();
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** The client is gone: drop what it had not received. */
   private abort(): void {
     if (this.closed) return;

@@ -7,6 +7,9 @@ export interface ClientLogEntry {
   extra?: Record<string, unknown>;
 }
 
+/** The logger method of each client level. */
+const LOGGER_METHODS = { debug: 'debug', info: 'log', warn: 'warn', error: 'error' } as const;
+
 /** `app.log`: a client's log line goes into the server log, tagged with the client's service name. */
 @Injectable()
 export class ClientLogService {
@@ -14,9 +17,6 @@ export class ClientLogService {
     const logger = new Logger(entry.service);
     // `extra` stays nested so a client cannot overwrite the line's own fields (level, time, context).
     const line = { msg: entry.message, source: 'client', ...(entry.extra ? { extra: entry.extra } : {}) };
-    if (entry.level === 'debug') logger.debug(line);
-    else if (entry.level === 'info') logger.log(line);
-    else if (entry.level === 'warn') logger.warn(line);
-    else logger.error(line);
+    logger[LOGGER_METHODS[entry.level] ?? 'error'](line);
   }
 }

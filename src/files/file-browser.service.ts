@@ -73,19 +73,7 @@ const MIME_TYPES: Record<string, string> = {
   '.ttf': 'font/ttf',
 };
 /** Images go out as base64 even when their bytes look like text (SVG), so clients can show them. */
-const IMAGE_EXTENSIONS = new Set([
-  '.png',
-  '.jpg',
-  '.jpeg',
-  '.gif',
-  '.bmp',
-  '.webp',
-  '.ico',
-  '.tif',
-  '.tiff',
-  '.svg',
-  '.avif',
-]);
+const isImage = (extension: string) => MIME_TYPES[extension]?.startsWith('image/') ?? false;
 
 /**
  * Every read goes through the directory's real path, resolved and checked against the allowed roots
@@ -117,12 +105,10 @@ export class FileBrowserService {
         };
       });
     if (instance.project.vcs === 'git' && nodes.length > 0) {
-      const ignored = await this.ignoredPaths(
-        root,
-        nodes.map((n) => (n.type === 'directory' ? `${n.path}/` : n.path)),
-      );
-      for (const node of nodes)
-        node.ignored = ignored.has(node.type === 'directory' ? `${node.path}/` : node.path);
+      // As git names them: a directory with a trailing `/`.
+      const gitPath = (node: FileNode) => (node.type === 'directory' ? `${node.path}/` : node.path);
+      const ignored = await this.ignoredPaths(root, nodes.map(gitPath));
+      for (const node of nodes) node.ignored = ignored.has(gitPath(node));
     }
     return nodes.sort((a, b) =>
       a.type !== b.type ? (a.type === 'directory' ? -1 : 1) : a.name.localeCompare(b.name),
@@ -156,7 +142,7 @@ export class FileBrowserService {
       await handle.close();
     }
     const extension = extname(file.absolute).toLowerCase();
-    if (IMAGE_EXTENSIONS.has(extension) || looksBinary(bytes.subarray(0, 8192))) {
+    if (isImage(extension) || looksBinary(bytes.subarray(0, 8192))) {
       return {
         type: 'text',
         content: bytes.toString('base64'),

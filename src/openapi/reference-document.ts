@@ -22,7 +22,7 @@ export interface OpenApiParameter {
   schema: Record<string, unknown>;
 }
 
-export interface OpenApiOperation {
+interface OpenApiOperation {
   operationId: string;
   parameters?: OpenApiParameter[];
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };

@@ -147,20 +147,12 @@ export class PermissionService implements BeforeApplicationShutdown {
   async reply(sessionID: string, permissionID: string, response: PermissionResponse): Promise<void> {
     assertSessionID(sessionID);
     assertIdPrefix(permissionID, 'per', 'permissionID');
-    await this.replies.run(permissionID, async () => {
-      const row = await this.repository.pending(permissionID, sessionID);
-      if (!row) throw new NotFoundError(`Permission not found: ${permissionID}`);
-      await this.answerWithCascade(row, response);
-    });
+    await this.replyToPending(permissionID, response, sessionID);
   }
 
   async replyToRequest(requestID: string, response: PermissionResponse): Promise<void> {
     assertIdPrefix(requestID, 'per', 'requestID');
-    await this.replies.run(requestID, async () => {
-      const row = await this.repository.pending(requestID);
-      if (!row) throw new NotFoundError(`Permission not found: ${requestID}`);
-      await this.answerWithCascade(row, response);
-    });
+    await this.replyToPending(requestID, response);
   }
 
   async list(): Promise<(Permission & PermissionRequestInfo)[]> {
@@ -171,6 +163,15 @@ export class PermissionService implements BeforeApplicationShutdown {
   /** On shutdown the waiters die with the process, but requests stay pending in the database. */
   beforeApplicationShutdown(): void {
     this.shuttingDown = true;
+  }
+
+  /** Replies to the pending request `id` (of `sessionID`, when given), after any reply to it still running. */
+  private replyToPending(id: string, response: PermissionResponse, sessionID?: string): Promise<void> {
+    return this.replies.run(id, async () => {
+      const row = await this.repository.pending(id, sessionID);
+      if (!row) throw new NotFoundError(`Permission not found: ${id}`);
+      await this.answerWithCascade(row, response);
+    });
   }
 
   /** Answer `row`; "always" also remembers its keys and answers the session's pending requests they now cover. */

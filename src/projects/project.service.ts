@@ -35,8 +35,7 @@ export class ProjectService {
       id = roots?.split('\n').filter(Boolean).sort()[0] ?? '';
       if (id) await writeFile(cacheFile, id).catch(() => undefined);
     }
-    if (!id) return { project: await this.upsert('global', top, 'git'), worktree: top };
-    return { project: await this.upsert(id, top, 'git'), worktree: top };
+    return { project: await this.upsert(id || 'global', top, 'git'), worktree: top };
   }
 
   async list(): Promise<Project[]> {

@@ -5,7 +5,6 @@
  *   languageModel(instance, providerID, modelID): Promise<LanguageModel>  the AI SDK model, built by `createLanguageModel(resolved)`
  *   defaultModel(instance): Promise<ModelRef>        config `model`, else the best-ranked model of the first connected provider
  *   smallModel(instance): Promise<ModelRef | undefined>  config `small_model`, else a small model of the default provider; undefined → use the main model
- *   parseModel("provider/model"): ModelRef           splits at the first "/"
  *   providersV2 / modelsV2 / integrationsV2(instance)  opencode's v2 API shapes (./provider-v2): connected providers (a key
  *                                                    from env, auth or config, or a configured baseURL), their models, and
  *                                                    how each catalog provider can be connected
@@ -84,7 +83,7 @@ export interface ProviderInfo {
 }
 
 /** Which AI SDK provider package builds the model. */
-export type ProviderSdk = 'anthropic' | 'openai' | 'openai-compatible';
+type ProviderSdk = 'anthropic' | 'openai' | 'openai-compatible';
 
 export interface ResolvedModel {
   providerID: string;
@@ -197,10 +196,6 @@ export class ProviderService {
     private readonly auth: AuthStore,
   ) {}
 
-  parseModel(model: string): ModelRef {
-    return parseModel(model);
-  }
-
   /** Every provider of the catalog and config (after enabled/disabled), connected or not. */
   async all(instance: Instance): Promise<{ config: Config; states: ProviderState[] }> {
     const config = await this.config.get(instance);
@@ -269,7 +264,7 @@ export class ProviderService {
 
   async defaultModel(instance: Instance): Promise<ModelRef> {
     const config = await this.config.get(instance);
-    if (config.model) return this.parseModel(config.model);
+    if (config.model) return parseModel(config.model);
     const states = await this.connectedStates(instance);
     const configured = Object.keys(config.provider ?? {});
     const provider = states.find((s) => configured.length === 0 || configured.includes(s.info.id)) ?? states[0];
@@ -282,7 +277,7 @@ export class ProviderService {
 
   async smallModel(instance: Instance): Promise<ModelRef | undefined> {
     const config = await this.config.get(instance);
-    if (config.small_model) return this.parseModel(config.small_model);
+    if (config.small_model) return parseModel(config.small_model);
     const main = await this.defaultModel(instance).catch(() => undefined);
     if (!main) return undefined;
     const provider = (await this.connectedStates(instance)).find((s) => s.info.id === main.providerID);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 interface ProcessInfo {
   pid: number;
@@ -49,7 +49,8 @@ function processTree(root: number): number[] {
   return [...members].filter((pid) => pid === root || processes.some((p) => p.pid === pid));
 }
 
-function signal(pid: number, name: NodeJS.Signals): boolean {
+/** Sends `name` to `pid` (a negative pid: its process group); false when there is no such process. */
+export function sendSignal(pid: number, name: NodeJS.Signals): boolean {
   try {
     process.kill(pid, name);
     return true;
@@ -64,18 +65,12 @@ function signal(pid: number, name: NodeJS.Signals): boolean {
  * Without /proc (not Linux), falls back to the process group.
  */
 export function killProcessTree(root: number): void {
-  let hasProc = true;
-  try {
-    readdirSync('/proc/self');
-  } catch {
-    hasProc = false;
-  }
-  if (!hasProc) {
-    if (!signal(-root, 'SIGKILL')) signal(root, 'SIGKILL');
+  if (!existsSync('/proc/self')) {
+    if (!sendSignal(-root, 'SIGKILL')) sendSignal(root, 'SIGKILL');
     return;
   }
   for (let round = 0; round < 5; round++) {
-    const alive = processTree(root).filter((pid) => signal(pid, 'SIGKILL'));
+    const alive = processTree(root).filter((pid) => sendSignal(pid, 'SIGKILL'));
     if (alive.length === 0) return;
   }
 }

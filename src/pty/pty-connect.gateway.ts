@@ -16,6 +16,8 @@ import { PtyService } from './pty.service';
 
 const CONNECT_PATH = /^\/pty\/([^/]+)\/connect\/?$/;
 
+type UpgradeLog = ReturnType<typeof logUpgrade>;
+
 /** A path segment, or undefined when its %-encoding is malformed (an unknown route, not a crash). */
 function safeDecode(segment: string): string | undefined {
   try {
@@ -44,9 +46,7 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     if (!id) {
       // Not ours: another upgrade handler may take it; if there is none, answer like an unknown route.
       if (this.server?.listenerCount('upgrade') === 1) {
-        const log = logUpgrade(req);
-        this.refuse(socket, 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${req.path}` } });
-        log.refused(404);
+        this.refuse(socket, logUpgrade(req), 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${req.path}` } });
       }
       return;
     }
@@ -84,13 +84,11 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     // with a password it has learnt; browsers always send Origin on a WebSocket handshake.
     const foreign = this.origins.hostRefusal(req) ?? this.origins.crossSiteRefusal(req, true);
     if (foreign !== undefined) {
-      this.refuse(socket, 403, { name: 'ForbiddenError', data: { message: foreign } });
-      log.refused(403);
+      this.refuse(socket, log, 403, { name: 'ForbiddenError', data: { message: foreign } });
       return;
     }
     if (!this.authenticator.allowsServerRequest(req)) {
-      this.refuse(socket, 401, undefined, { 'WWW-Authenticate': 'Basic realm="Secure Area"' });
-      log.refused(401);
+      this.refuse(socket, log, 401, undefined, { 'WWW-Authenticate': 'Basic realm="Secure Area"' });
       return;
     }
     try {
@@ -102,8 +100,7 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
       });
     } catch (error) {
       if (!(error instanceof DomainError)) {
-        this.refuse(socket, 500, { name: 'UnknownError', data: { message: 'Unexpected server error' } });
-        log.refused(500);
+        this.refuse(socket, log, 500, { name: 'UnknownError', data: { message: 'Unexpected server error' } });
         return;
       }
       const body = sessionErrorRenderer.render(
@@ -111,8 +108,7 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
           ? { status: 400, name: error.errorName, message: error.message, issues: error.issues, input: error.input }
           : { status: error.status, name: error.errorName, message: error.message, data: error.data },
       );
-      this.refuse(socket, error.status, body);
-      log.refused(error.status);
+      this.refuse(socket, log, error.status, body);
     }
   }
 
@@ -127,7 +123,9 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     });
   }
 
-  private refuse(socket: Duplex, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  /** Answers the upgrade with a plain HTTP response (or drops a socket that cannot take one), and logs the refusal. */
+  private refuse(socket: Duplex, log: UpgradeLog, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    log.refused(status);
     if (!socket.writable) return void socket.destroy();
     const payload = body === undefined ? '' : JSON.stringify(body);
     const lines = [

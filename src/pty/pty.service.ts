@@ -70,7 +70,7 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
   async create(instance: Instance, input: CreatePtyInput): Promise<PtyInfo> {
     const { cwd, real } = await this.workingDirectory(instance, input.cwd);
     const id = ascendingId('pty');
-    const command = input.command ?? this.userShell();
+    const command = input.command ?? (process.env.SHELL || '/bin/sh');
     // The user's shell starts as a login shell, as in a terminal emulator.
     const args = input.command === undefined ? [...(input.args ?? []), '-l'] : [...(input.args ?? [])];
     // node-pty (a native addon, ~2.5 MB) is loaded with the first terminal.
@@ -175,10 +175,6 @@ export class PtyService implements OnModuleInit, BeforeApplicationShutdown {
     if (requested === undefined) return { cwd: instance.directory, real: await this.allowed.real(instance.directory) };
     const cwd = resolve(instance.directory, requested);
     return { cwd, real: await this.allowed.real(cwd, 'cwd', requested) };
-  }
-
-  private userShell(): string {
-    return process.env.SHELL || '/bin/sh';
   }
 
   private environment(extra: Record<string, string> | undefined): Record<string, string> {

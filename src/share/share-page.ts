@@ -12,7 +12,7 @@ import type { SharedSession, SharedView } from './share.service';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeHtml(value: string | number | undefined | null): string {
+function escapeHtml(value: string | number | undefined | null): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 

@@ -78,7 +78,7 @@ export class ShareService {
   async follow(shareID: string, send: (payload: EventPayload) => void, close: () => void): Promise<Subscription> {
     const rootID = await this.sessionOf(shareID);
     const members = new Set([rootID, ...(await this.descendants(rootID)).map((s) => s.id)]);
-    const subscription = this.bus.all().subscribe(({ payload }) => {
+    return this.bus.all().subscribe(({ payload }) => {
       if (!SHARED_EVENT_TYPES.has(payload.type)) return;
       const properties = payload.properties as Record<string, unknown>;
       const info = properties.info as Partial<Session> | undefined;
@@ -99,7 +99,6 @@ export class ShareService {
       }
       send(payload);
     });
-    return subscription;
   }
 
   private async descendants(sessionID: string): Promise<Session[]> {

@@ -37,10 +37,7 @@ export interface RevertInput {
 }
 
 /** Where a revert cuts the history: messages after it, and its own parts from `partID` on, are hidden. */
-interface RevertPoint {
-  messageID: string;
-  partID?: string;
-}
+type RevertPoint = RevertInput;
 
 @Injectable()
 export class RevertService {
@@ -120,9 +117,7 @@ export class RevertService {
   }
 
   private assertNotBusy(sessionID: string): void {
-    if (this.statuses.get(sessionID).type !== 'idle') {
-      throw new BusyError(`Session ${sessionID} is busy`);
-    }
+    if (this.statuses.get(sessionID).type !== 'idle') throw new BusyError(`Session ${sessionID} is busy`);
   }
 
   /** The request's instance when it is the session's project, else the one of the directory the session lives in. */

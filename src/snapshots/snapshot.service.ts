@@ -23,7 +23,8 @@
  * track/patch/diff/diffFull never throw (a git failure is logged and reads as "nothing"); restore rejects.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { access, mkdir, realpath, rm, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, realpath, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../common/paths';
 import { KEEL_SETTINGS } from '../common/settings';
@@ -62,51 +63,36 @@ export class SnapshotService {
 
   async track(instance: Instance): Promise<string | undefined> {
     if (!(await this.enabled(instance))) return undefined;
-    return this.withRepository(instance, async (git) => {
-      try {
-        await this.stage(git);
-        return (await git.run(['write-tree'])).trim();
-      } catch (error) {
-        this.logger.warn({ msg: 'snapshot failed', worktree: instance.worktree, error: String(error) });
-        return undefined;
-      }
-    });
+    return this.staged(
+      instance,
+      undefined,
+      { msg: 'snapshot failed', worktree: instance.worktree },
+      async (git) => (await git.run(['write-tree'])).trim(),
+    );
   }
 
   patch(instance: Instance, hash: string): Promise<SnapshotPatch> {
     if (!isTreeHash(hash)) return Promise.resolve({ hash, files: [] });
-    return this.withRepository(instance, async (git) => {
-      try {
-        await this.stage(git);
-        const names = await git.run([
-          'diff',
-          '--no-ext-diff',
-          '--no-renames',
-          '--name-only',
-          '-z',
-          hash,
-          '--',
-          '.',
-        ]);
-        return { hash, files: splitNul(names).map((name) => join(instance.worktree, name)) };
-      } catch (error) {
-        this.logger.warn({ msg: 'snapshot patch failed', hash, error: String(error) });
-        return { hash, files: [] };
-      }
+    return this.staged(instance, { hash, files: [] }, { msg: 'snapshot patch failed', hash }, async (git) => {
+      const names = await git.run([
+        'diff',
+        '--no-ext-diff',
+        '--no-renames',
+        '--name-only',
+        '-z',
+        hash,
+        '--',
+        '.',
+      ]);
+      return { hash, files: splitNul(names).map((name) => join(instance.worktree, name)) };
     });
   }
 
   diff(instance: Instance, hash: string): Promise<string> {
     if (!isTreeHash(hash)) return Promise.resolve('');
-    return this.withRepository(instance, async (git) => {
-      try {
-        await this.stage(git);
-        return (await git.run(['diff', '--no-ext-diff', '--no-renames', hash, '--', '.'])).trim();
-      } catch (error) {
-        this.logger.warn({ msg: 'snapshot diff failed', hash, error: String(error) });
-        return '';
-      }
-    });
+    return this.staged(instance, '', { msg: 'snapshot diff failed', hash }, async (git) =>
+      (await git.run(['diff', '--no-ext-diff', '--no-renames', hash, '--', '.'])).trim(),
+    );
   }
 
   diffFull(instance: Instance, from: string, to: string): Promise<FileDiff[]> {
@@ -250,12 +236,30 @@ export class SnapshotService {
     }
   }
 
+  /** Runs `fn` after staging the worktree; a git failure is logged (`log` and the error) and answers `fallback`. */
+  private staged<T>(
+    instance: Instance,
+    fallback: T,
+    log: object,
+    fn: (git: ShadowGit) => Promise<T>,
+  ): Promise<T> {
+    return this.withRepository(instance, async (git) => {
+      try {
+        await this.stage(git);
+        return await fn(git);
+      } catch (error) {
+        this.logger.warn({ ...log, error: String(error) });
+        return fallback;
+      }
+    });
+  }
+
   /** Runs `fn` alone on the project's shadow repository, creating the repository when it is missing. */
   private withRepository<T>(instance: Instance, fn: (git: ShadowGit) => Promise<T>): Promise<T> {
     const gitDir = join(this.settings.dataDir, 'snapshot', instance.project.id);
     const git = new ShadowGit({ gitDir, workTree: instance.worktree });
     return this.repositories.run(gitDir, async () => {
-      if (!(await exists(join(gitDir, 'HEAD')))) {
+      if (!existsSync(join(gitDir, 'HEAD'))) {
         await mkdir(gitDir, { recursive: true });
         await git.run(['init', '--quiet']);
         await git.run(['config', 'core.autocrlf', 'false']);
@@ -272,11 +276,4 @@ export class SnapshotService {
 /** A git object id (SHA-1 or SHA-256), nothing git could read as an option or a revision expression. */
 function isTreeHash(hash: string): boolean {
   return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(hash);
-}
-
-function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }

@@ -1,19 +1,9 @@
 import type { PermitRequest } from './tool';
 import { wildcardLookup } from '../common/wildcard';
-
-type PermissionAction = 'allow' | 'ask' | 'deny';
-
-/** An agent's `permission` config, as in opencode.json (`agent.<name>.permission` or top-level `permission`). */
-interface AgentPermissions {
-  edit?: PermissionAction;
-  bash?: PermissionAction | Record<string, PermissionAction>;
-  webfetch?: PermissionAction;
-  external_directory?: PermissionAction;
-  doom_loop?: PermissionAction;
-}
+import type { PermissionAction, PermissionConfig } from '../config/config.service';
 
 /** The reference defaults: out of the box only `external_directory` and `doom_loop` ask. */
-const DEFAULT_PERMISSIONS: Required<AgentPermissions> = {
+const DEFAULT_PERMISSIONS: Required<Omit<PermissionConfig, 'skill'>> = {
   edit: 'allow',
   bash: { '*': 'allow' },
   webfetch: 'allow',
@@ -23,8 +13,8 @@ const DEFAULT_PERMISSIONS: Required<AgentPermissions> = {
 
 const SEVERITY: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };
 
-/** allow / ask / deny for one request; for bash the strictest verdict over its sub-commands. */
-export function resolvePermission(config: AgentPermissions | undefined, request: PermitRequest): PermissionAction {
+/** allow / ask / deny for one request under an agent's `permission` config; for bash the strictest verdict over its sub-commands. */
+export function resolvePermission(config: PermissionConfig | undefined, request: PermitRequest): PermissionAction {
   const rule = config?.[request.type] ?? DEFAULT_PERMISSIONS[request.type];
   if (typeof rule === 'string') return rule;
   const subjects = request.subjects && request.subjects.length > 0 ? request.subjects : ['*'];
@@ -37,7 +27,7 @@ export function resolvePermission(config: AgentPermissions | undefined, request:
 }
 
 /** The reference's wording when a rule denies a call outright. */
-export function deniedMessage(request: PermitRequest, config: AgentPermissions | undefined): string {
+export function deniedMessage(request: PermitRequest, config: PermissionConfig | undefined): string {
   if (request.type === 'bash') {
     return `The user has specifically restricted access to this command, you are not allowed to execute it. Here is the configuration: ${JSON.stringify(config?.bash ?? DEFAULT_PERMISSIONS.bash)}`;
   }

@@ -20,7 +20,7 @@ interface GitOutput {
  * Runs git with stdout kept whatever the exit code (`diff --no-index` exits 1 on a difference), up
  * to `maxBytes` of output: past that git is stopped and the result is marked truncated.
  */
-export function runGit(cwd: string, args: string[], maxBytes = 64 * 1024 * 1024): Promise<GitOutput> {
+function runGit(cwd: string, args: string[], maxBytes = 64 * 1024 * 1024): Promise<GitOutput> {
   return new Promise((resolve) => {
     const child = spawn('git', [...FLAGS, ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
     const chunks: Buffer[] = [];
@@ -151,14 +151,9 @@ const count = (value: string | undefined) => {
   return Number.isFinite(n) ? n : 0;
 };
 
-/** The unified diff of every tracked change since `base`, cut at `maxBytes`. */
-export function patchSince(cwd: string, base: string, context: number, maxBytes: number): Promise<GitOutput> {
-  return runGit(cwd, ['diff', '--patch', '--no-ext-diff', '--no-renames', `--unified=${context}`, base, '--', '.'], maxBytes);
-}
-
-/** The unified diff of one tracked file since `base`. */
-export function filePatchSince(cwd: string, base: string, file: string, context: number, maxBytes: number): Promise<GitOutput> {
-  return runGit(cwd, ['diff', '--patch', '--no-ext-diff', '--no-renames', `--unified=${context}`, base, '--', file], maxBytes);
+/** The unified diff of the tracked changes since `base` to `path` (one file, or `.`: all of them), cut at `maxBytes`. */
+export function patchSince(cwd: string, base: string, context: number, maxBytes: number, path = '.'): Promise<GitOutput> {
+  return runGit(cwd, ['diff', '--patch', '--no-ext-diff', '--no-renames', `--unified=${context}`, base, '--', path], maxBytes);
 }
 
 /** An untracked file as a new-file diff (`new file mode`, `index 0000000..<blob>`, or `Binary files … differ`). */

@@ -6,7 +6,6 @@ import {
   changedSince,
   currentBranch,
   defaultBranch,
-  filePatchSince,
   hasHead,
   LineCounts,
   lineCountsSince,
@@ -138,7 +137,7 @@ export class VcsService {
     const out =
       entry.code === '??' || base === undefined
         ? await untrackedPatch(instance.worktree, entry.file, context, MAX_PATCH_BYTES)
-        : await filePatchSince(instance.worktree, base, entry.file, context, MAX_PATCH_BYTES);
+        : await patchSince(instance.worktree, base, context, MAX_PATCH_BYTES, entry.file);
     const text = out.truncated ? '' : out.stdout.toString('utf8');
     return text || patchLeftOut(entry.file);
   }

@@ -4,6 +4,7 @@ import { realpath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { NUL_MESSAGE } from '../../common/text-input.guard';
+import { sendSignal } from '../../pty/process-tree';
 import { insideSessionDirectory, permitOutside } from '../confinement';
 import { defineTool, ToolContext, ToolError } from '../tool';
 import { splitCommands } from './shell-commands';
@@ -102,19 +103,8 @@ export function runShell(
     let timedOut = false;
     let aborted = false;
     const kill = () => {
-      if (child.pid === undefined || child.exitCode !== null) return;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }, 2000).unref();
+      if (child.pid === undefined || child.exitCode !== null || !sendSignal(-child.pid, 'SIGTERM')) return;
+      setTimeout(() => sendSignal(-child.pid!, 'SIGKILL'), 2000).unref();
     };
     const onAbort = () => {
       aborted = true;

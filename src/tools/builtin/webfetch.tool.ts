@@ -40,7 +40,7 @@ async function readCapped(response: Response): Promise<string> {
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Visible text of an HTML page, one block per line; `markdown` keeps headings, links and list items. */
-export function htmlToText(html: string, markdown: boolean): string {
+function htmlToText(html: string, markdown: boolean): string {
   // The parser keeps a doctype as text.
   const root = parse(html.replace(/<!doctype[^>]*>/gi, ''));
   root.querySelectorAll('script, style, noscript, iframe, object, embed, head').forEach((n) => n.remove());
