@@ -9,7 +9,14 @@ import type { SessionService } from '../sessions/session.service';
 import type { NamedError } from './named-error';
 
 /** A new reply to `parent` by `agent` on `model`, nothing spent yet (`summary` for a compaction's). */
-export function newAssistantMessage(id: string, instance: Instance, parent: UserMessage, agent: string, model: ModelRef, summary = false): AssistantMessage {
+export function newAssistantMessage(
+  id: string,
+  instance: Instance,
+  parent: UserMessage,
+  agent: string,
+  model: ModelRef,
+  summary = false,
+): AssistantMessage {
   return {
     id,
     sessionID: parent.sessionID,
@@ -52,7 +59,8 @@ export async function resolveStepModel(
     assistant.error = named;
     assistant.time.completed = Date.now();
     await services.messages.updateMessage(assistant, { directory: instance.directory });
-    await services.sessions.publish(assistant.sessionID, 'session.error', { sessionID: assistant.sessionID, error: named }, instance.directory);
+    const event = { sessionID: assistant.sessionID, error: named };
+    await services.sessions.publish(assistant.sessionID, 'session.error', event, instance.directory);
     return 'stop';
   }
 }

@@ -210,7 +210,8 @@ class StepRun {
   private async finishOpenParts(): Promise<void> {
     const now = Date.now();
     for (const part of this.toolParts.values()) {
-      if (part.state.status === 'pending' || part.state.status === 'running') this.endTool(part, { status: 'error', input: part.state.input, error: TOOL_ABORTED });
+      if (part.state.status === 'pending' || part.state.status === 'running')
+        this.endTool(part, { status: 'error', input: part.state.input, error: TOOL_ABORTED });
     }
     for (const part of this.streamed.values()) {
       if (part.time.end !== undefined) continue;
@@ -310,7 +311,8 @@ class StepRun {
     const part = this.toolParts.get(callID);
     if (!part) return;
     const { output: text, title, metadata } = output;
-    this.endTool(part, { status: 'completed', input: (input ?? part.state.input) as Record<string, unknown>, output: text, title, metadata });
+    const toolInput = (input ?? part.state.input) as Record<string, unknown>;
+    this.endTool(part, { status: 'completed', input: toolInput, output: text, title, metadata });
   }
 
   private toolFailed(callID: string, input: unknown, error: unknown): void {

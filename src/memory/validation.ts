@@ -184,7 +184,9 @@ export function containerTagsOf(body: { containerTag?: unknown; containerTags?: 
 }
 
 export const CustomId = (api: ApiPropertyOptions = {}) =>
-  MemoryField({ maxLength: LIMITS.customIdLength, ...api }, 'customId', (check, value, at) => check.string(value, at, { min: 1, max: LIMITS.customIdLength }));
+  MemoryField({ maxLength: LIMITS.customIdLength, ...api }, 'customId', (check, value, at) =>
+    check.string(value, at, { min: 1, max: LIMITS.customIdLength }),
+  );
 
 /** Metadata: an object of strings, finite numbers, booleans and (with `arrays`, the default) arrays of strings. */
 export const MetadataField = (api: ApiPropertyOptions = {}, options: { arrays?: boolean } = { arrays: true }) =>

@@ -46,7 +46,8 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     if (!id) {
       // Not ours: another upgrade handler may take it; if there is none, answer like an unknown route.
       if (this.server?.listenerCount('upgrade') === 1) {
-        this.refuse(socket, logUpgrade(req), 404, { name: 'NotFoundError', data: { message: `Route not found: GET ${req.path}` } });
+        const notFound = { name: 'NotFoundError', data: { message: `Route not found: GET ${req.path}` } };
+        this.refuse(socket, logUpgrade(req), 404, notFound);
       }
       return;
     }

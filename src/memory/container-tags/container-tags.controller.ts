@@ -16,7 +16,11 @@ class ContainerTagsResponse {
 }
 
 /** The container tags in use (Keel addition): what the console offers instead of a blank field. */
-@MemoryController({ path: 'v3/container-tags', tag: 'memory: container tags', errors: [{ status: 401, description: 'Missing or invalid API key' }] })
+@MemoryController({
+  path: 'v3/container-tags',
+  tag: 'memory: container tags',
+  errors: [{ status: 401, description: 'Missing or invalid API key' }],
+})
 export class ContainerTagsController {
   constructor(
     private readonly documents: DocumentRepository,
@@ -24,9 +28,11 @@ export class ContainerTagsController {
   ) {}
 
   @Get()
-  @MemoryOperation('containerTags.list', "The container tags of the organization's documents and memories, with their counts, sorted by tag (Keel addition)", {
-    type: ContainerTagsResponse,
-  })
+  @MemoryOperation(
+    'containerTags.list',
+    "The container tags of the organization's documents and memories, with their counts, sorted by tag (Keel addition)",
+    { type: ContainerTagsResponse },
+  )
   async list(@Org() org: string): Promise<ContainerTagsResponse> {
     const [documents, memories] = await Promise.all([this.documents.countByTag(org), this.memories.countByTag(org)]);
     const tags = [...new Set([...documents.keys(), ...memories.keys()])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -40,12 +40,14 @@ interface IngestInput extends Partial<UpsertChanges> {
 }
 
 /** The fields that were sent: those whose value is not undefined. */
-const sent = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+const sent = <T extends object>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 /** The shared fields of a checked document write, as IngestInput holds them (those not sent left out). */
 function ingestFields(body: DocumentFieldValues): Partial<IngestInput> {
-  const { customId, metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate } = body;
-  return sent({ customId, containerTags: containerTagsOf(body), metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title, documentDate });
+  const { customId, metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title } = body;
+  const fields = { customId, metadata, entityContext, taskType, dreaming, filterByMetadata, filepath, title };
+  return sent({ ...fields, containerTags: containerTagsOf(body), documentDate: body.documentDate });
 }
 
 /** Writes of documents (their requests checked at the boundary): adds, customId/conversation upserts, updates and deletes. The pipeline lives in PipelineWorker. */
@@ -86,7 +88,8 @@ export class DocumentIngestService {
       if (!item.document) return { issues: item.issues };
       const { content } = item.document;
       const own = ingestFields(item.document);
-      const input: IngestInput = { ...defaults, ...own, customId: own.customId, title: own.title, content, source: isUrl(content) ? 'url' : 'text' };
+      const source = isUrl(content) ? 'url' : 'text';
+      const input: IngestInput = { ...defaults, ...own, customId: own.customId, title: own.title, content, source };
       return { input };
     });
     const fresh = items.filter((it) => it.input && !it.input.customId).map((it) => it.input!);
@@ -226,7 +229,8 @@ export class DocumentIngestService {
     const { metadata, containerTags, customId, taskType, entityContext, filepath, filterByMetadata } = ingestFields(body);
     const doc = await this.reads.find(org, idOrCustomId);
     const now = Date.now();
-    const changes: Partial<MemoryDocument> = { updatedAt: now, ...sent({ customId, taskType, entityContext, filepath, filterByMetadata }) };
+    const sentFields = sent({ customId, taskType, entityContext, filepath, filterByMetadata });
+    const changes: Partial<MemoryDocument> = { updatedAt: now, ...sentFields };
     if (metadata) changes.metadata = { ...(doc.metadata ?? {}), ...metadata };
     if (containerTags?.length) Object.assign(changes, { containerTag: containerTags[0], containerTags });
     const reprocess = content !== undefined && content !== doc.content;

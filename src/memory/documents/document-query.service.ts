@@ -31,7 +31,8 @@ export class DocumentQueryService {
 
   async list(org: string, body: ListDocumentsBody): Promise<ListDocumentsResponse> {
     const tags = containerTagsOf(body);
-    const { filters: filter, filepath, statuses, types, includeContent = false, limit = 10, page = 1, sort = 'createdAt', order = 'desc' } = body;
+    const { filters: filter, filepath, statuses, types, includeContent = false } = body;
+    const { limit = 10, page = 1, sort = 'createdAt', order = 'desc' } = body;
     // Keel's additions (the console's filters): statuses, types and a creation-date range, as stored (epoch ms).
     const createdAfter = body.createdAfter === undefined ? undefined : Date.parse(body.createdAfter);
     const createdBefore = body.createdBefore === undefined ? undefined : Date.parse(body.createdBefore);

@@ -6,7 +6,8 @@ import type { DocumentChunk, DocumentDetail, DocumentSummary, ProcessingDocument
 import type { ProcessingRow } from './document.repository';
 
 /** An optional epoch-ms timestamp as an ISO string (null when unset). */
-export const iso = (ms: number | string | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+export const iso = (ms: number | string | null | undefined) =>
+  ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
 /** Timestamps a stored row always has (epoch ms, or a bigint column's text). */
 export const isoTime = (ms: number | string) => new Date(Number(ms)).toISOString();
 

@@ -44,7 +44,10 @@ export class DocumentsController {
   ) {}
 
   @Post()
-  @MemoryOperation('documents.add', 'Add text, markdown, HTML, JSON or a URL', { body: AddDocumentBody, type: IngestResponse })
+  @MemoryOperation('documents.add', 'Add text, markdown, HTML, JSON or a URL', {
+    body: AddDocumentBody,
+    type: IngestResponse,
+  })
   add(@Org() org: string, @MemoryBody() body: AddDocumentBody): Promise<IngestResponse> {
     return this.ingest.add(org, body);
   }
@@ -52,7 +55,10 @@ export class DocumentsController {
   @Post('file')
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: LIMITS.fileBytes, fieldSize: 2 * 1024 * 1024 } }))
   @Consumes('multipart/form-data')
-  @MemoryOperation('documents.uploadFile', 'Upload a file (text, markdown, HTML, JSON, PDF, DOCX)', { body: UploadFileForm, type: IngestResponse })
+  @MemoryOperation('documents.uploadFile', 'Upload a file (text, markdown, HTML, JSON, PDF, DOCX)', {
+    body: UploadFileForm,
+    type: IngestResponse,
+  })
   uploadFile(@Org() org: string, @CheckedUploadForm() form: UploadForm): Promise<IngestResponse> {
     return this.ingest.addFile(org, form);
   }
@@ -65,19 +71,28 @@ export class DocumentsController {
   }
 
   @Post('list')
-  @MemoryOperation('documents.list', 'List documents with filters, pagination and sort', { body: ListDocumentsBody, optionalBody: true, type: ListDocumentsResponse })
+  @MemoryOperation('documents.list', 'List documents with filters, pagination and sort', {
+    body: ListDocumentsBody,
+    optionalBody: true,
+    type: ListDocumentsResponse,
+  })
   list(@Org() org: string, @MemoryBody({ optional: true }) body: ListDocumentsBody): Promise<ListDocumentsResponse> {
     return this.reads.list(org, body);
   }
 
   @Get('processing')
-  @MemoryOperation('documents.listProcessing', 'Documents still in the pipeline', { type: ProcessingResponse })
+  @MemoryOperation('documents.listProcessing', 'Documents still in the pipeline', {
+    type: ProcessingResponse,
+  })
   processing(@Org() org: string): Promise<ProcessingResponse> {
     return this.reads.processing(org);
   }
 
   @Delete('bulk')
-  @MemoryOperation('documents.deleteBulk', 'Delete documents by ids or container tags', { body: DeleteBulkBody, type: DeleteBulkResponse })
+  @MemoryOperation('documents.deleteBulk', 'Delete documents by ids or container tags', {
+    body: DeleteBulkBody,
+    type: DeleteBulkResponse,
+  })
   removeBulk(@Org() org: string, @MemoryBody() body: DeleteBulkBody): Promise<DeleteBulkResponse> {
     return this.ingest.removeBulk(org, body);
   }
@@ -90,20 +105,28 @@ export class DocumentsController {
   }
 
   @Get(':id')
-  @MemoryOperation('documents.get', 'A document with its status (by id or customId)', { type: DocumentDetail })
+  @MemoryOperation('documents.get', 'A document with its status (by id or customId)', {
+    type: DocumentDetail,
+  })
   @ApiResponse({ status: 404, type: ErrorBody })
   get(@Org() org: string, @Param('id') id: string): Promise<DocumentDetail> {
     return this.reads.get(org, id);
   }
 
   @Patch(':id')
-  @MemoryOperation('documents.update', 'Update metadata in place, or replace content and reprocess', { body: UpdateDocumentBody, type: IngestResponse })
+  @MemoryOperation('documents.update', 'Update metadata in place, or replace content and reprocess', {
+    body: UpdateDocumentBody,
+    type: IngestResponse,
+  })
   update(@Org() org: string, @Param('id') id: string, @MemoryBody() body: UpdateDocumentBody): Promise<IngestResponse> {
     return this.ingest.update(org, id, body);
   }
 
   @Delete(':id')
-  @MemoryOperation('documents.delete', 'Delete a document by id or customId', { status: 204, description: 'Deleted' })
+  @MemoryOperation('documents.delete', 'Delete a document by id or customId', {
+    status: 204,
+    description: 'Deleted',
+  })
   @ApiResponse({ status: 404, type: ErrorBody })
   async remove(@Org() org: string, @Param('id') id: string): Promise<void> {
     await this.ingest.remove(org, id);
@@ -115,7 +138,10 @@ export class ConversationsController {
   constructor(private readonly ingest: DocumentIngestService) {}
 
   @Post()
-  @MemoryOperation('conversations.add', 'Add or update a conversation, turn-aware', { body: ConversationBody, type: ConversationResponse })
+  @MemoryOperation('conversations.add', 'Add or update a conversation, turn-aware', {
+    body: ConversationBody,
+    type: ConversationResponse,
+  })
   @ApiResponse({ status: 400, type: ErrorBody })
   add(@Org() org: string, @MemoryBody() body: ConversationBody): Promise<ConversationResponse> {
     return this.ingest.conversation(org, body);

@@ -23,19 +23,29 @@ export class MemoriesController {
   constructor(private readonly memories: MemoriesService) {}
 
   @Post()
-  @MemoryOperation('memories.create', 'Create memories directly, skipping the pipeline', { body: CreateMemoriesBody, status: 201, type: CreateMemoriesResponse })
+  @MemoryOperation('memories.create', 'Create memories directly, skipping the pipeline', {
+    body: CreateMemoriesBody,
+    status: 201,
+    type: CreateMemoriesResponse,
+  })
   create(@Org() org: string, @MemoryBody() body: CreateMemoriesBody): Promise<CreateMemoriesResponse> {
     return this.memories.create(org, body);
   }
 
   @Post('list')
-  @MemoryOperation('memories.list', 'List latest memories with their history', { body: ListMemoriesBody, type: ListMemoriesResponse })
+  @MemoryOperation('memories.list', 'List latest memories with their history', {
+    body: ListMemoriesBody,
+    type: ListMemoriesResponse,
+  })
   list(@Org() org: string, @MemoryBody() body: ListMemoriesBody): Promise<ListMemoriesResponse> {
     return this.memories.list(org, body);
   }
 
   @Post('restore')
-  @MemoryOperation('memories.restore', 'Restore a forgotten memory (Keel addition)', { body: RestoreMemoryBody, type: RestoreMemoryResponse })
+  @MemoryOperation('memories.restore', 'Restore a forgotten memory (Keel addition)', {
+    body: RestoreMemoryBody,
+    type: RestoreMemoryResponse,
+  })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   restore(@Org() org: string, @MemoryBody() body: RestoreMemoryBody): Promise<RestoreMemoryResponse> {
@@ -43,7 +53,10 @@ export class MemoriesController {
   }
 
   @Patch()
-  @MemoryOperation('memories.updateMemory', 'Versioned update of a memory', { body: UpdateMemoryBody, type: UpdateMemoryResponse })
+  @MemoryOperation('memories.updateMemory', 'Versioned update of a memory', {
+    body: UpdateMemoryBody,
+    type: UpdateMemoryResponse,
+  })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   update(@Org() org: string, @MemoryBody() body: UpdateMemoryBody): Promise<UpdateMemoryResponse> {
@@ -51,7 +64,10 @@ export class MemoriesController {
   }
 
   @Delete()
-  @MemoryOperation('memories.forget', 'Forget (soft-delete) a memory', { body: ForgetMemoryBody, type: ForgetMemoryResponse })
+  @MemoryOperation('memories.forget', 'Forget (soft-delete) a memory', {
+    body: ForgetMemoryBody,
+    type: ForgetMemoryResponse,
+  })
   @ApiResponse({ status: 404, type: ErrorBody })
   @ApiResponse({ status: 409, type: ErrorBody })
   forget(@Org() org: string, @MemoryBody() body: ForgetMemoryBody): Promise<ForgetMemoryResponse> {

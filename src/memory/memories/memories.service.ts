@@ -284,7 +284,13 @@ export class MemoriesService {
       const out: MemoryEntry[] = [];
       for (const { content, isStatic, metadata, forgetAfter, forgetReason } of body.memories) {
         const fact = { memory: content, key: factKey(content), isStatic: isStatic ?? false };
-        out.push(...(await this.remember(q, org, body.containerTag, [fact], { documentId: null, metadata, forgetAfter: forgetAfter ? Date.parse(forgetAfter) : null, forgetReason: forgetReason ?? null })));
+        const origin = {
+          documentId: null,
+          metadata,
+          forgetAfter: forgetAfter ? Date.parse(forgetAfter) : null,
+          forgetReason: forgetReason ?? null,
+        };
+        out.push(...(await this.remember(q, org, body.containerTag, [fact], origin)));
       }
       return out;
     });

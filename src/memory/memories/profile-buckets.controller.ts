@@ -10,7 +10,10 @@ export class ProfileBucketsController {
   constructor(private readonly memories: MemoriesService) {}
 
   @Post('buckets')
-  @MemoryOperation('profile.buckets', 'Buckets a profile can be sorted into', { body: ProfileBucketsBody, type: ProfileBucketsResponse })
+  @MemoryOperation('profile.buckets', 'Buckets a profile can be sorted into', {
+    body: ProfileBucketsBody,
+    type: ProfileBucketsResponse,
+  })
   buckets(@Org() _org: string, @MemoryBody() _body: ProfileBucketsBody): ProfileBucketsResponse {
     // The body is only checked (and the organization required, as on every memory route): buckets are
     // not configurable per container tag here.

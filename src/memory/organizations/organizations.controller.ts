@@ -7,13 +7,16 @@ import { MemoryOperation } from '../memory-api.decorators';
 
 class SessionErrorBody {
   @ApiProperty({ example: 'NotFoundError' }) name!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { message: 'Organization not found: org_x' } }) data!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { message: 'Organization not found: org_x' } })
+  data!: Record<string, unknown>;
 }
 
 class ValidationErrorBody {
   @ApiProperty({ example: false }) success!: boolean;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The input' }) data!: unknown;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'One issue per bad field, with its path' }) error!: unknown[];
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The input' })
+  data!: unknown;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'One issue per bad field, with its path' })
+  error!: unknown[];
 }
 
 /**
@@ -34,14 +37,21 @@ export class OrganizationsController {
   }
 
   @Post()
-  @MemoryOperation('organizations.create', 'Create an organization', { body: OrganizationBody, status: 201, type: OrganizationView })
+  @MemoryOperation('organizations.create', 'Create an organization', {
+    body: OrganizationBody,
+    status: 201,
+    type: OrganizationView,
+  })
   @ApiResponse({ status: 400, type: ValidationErrorBody, description: 'A bad field, named in error[].path' })
   create(@MemoryBody() body: OrganizationBody): Promise<OrganizationView> {
     return this.organizations.create(body.name);
   }
 
   @Patch(':id')
-  @MemoryOperation('organizations.rename', 'Rename an organization', { body: OrganizationBody, type: OrganizationView })
+  @MemoryOperation('organizations.rename', 'Rename an organization', {
+    body: OrganizationBody,
+    type: OrganizationView,
+  })
   @ApiResponse({ status: 400, type: ValidationErrorBody })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   rename(@Param('id') id: string, @MemoryBody() body: OrganizationBody): Promise<OrganizationView> {
@@ -49,7 +59,11 @@ export class OrganizationsController {
   }
 
   @Delete(':id')
-  @MemoryOperation('organizations.delete', 'Delete an organization without data, with its keys and settings', { status: 204, description: 'Deleted' })
+  @MemoryOperation(
+    'organizations.delete',
+    'Delete an organization without data, with its keys and settings',
+    { status: 204, description: 'Deleted' },
+  )
   @ApiResponse({ status: 404, type: SessionErrorBody })
   @ApiResponse({ status: 409, type: SessionErrorBody, description: 'The default organization, or one still holding documents or memories' })
   async remove(@Param('id') id: string): Promise<void> {
@@ -57,14 +71,20 @@ export class OrganizationsController {
   }
 
   @Get(':id/keys')
-  @MemoryOperation('organizations.keys.list', "An organization's API keys (never the keys themselves)", { type: [ApiKeyView] })
+  @MemoryOperation('organizations.keys.list', "An organization's API keys (never the keys themselves)", {
+    type: [ApiKeyView],
+  })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   keys(@Param('id') id: string): Promise<ApiKeyView[]> {
     return this.organizations.listKeys(id);
   }
 
   @Post(':id/keys')
-  @MemoryOperation('organizations.keys.create', 'Create an API key; the answer holds the key, shown only this once', { body: ApiKeyBody, status: 201, type: CreatedApiKey })
+  @MemoryOperation(
+    'organizations.keys.create',
+    'Create an API key; the answer holds the key, shown only this once',
+    { body: ApiKeyBody, status: 201, type: CreatedApiKey },
+  )
   @ApiResponse({ status: 400, type: ValidationErrorBody })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   createKey(@Param('id') id: string, @MemoryBody() body: ApiKeyBody): Promise<CreatedApiKey> {
@@ -72,7 +92,10 @@ export class OrganizationsController {
   }
 
   @Delete(':id/keys/:keyId')
-  @MemoryOperation('organizations.keys.revoke', 'Revoke an API key: refused at once on every replica', { status: 204, description: 'Revoked' })
+  @MemoryOperation('organizations.keys.revoke', 'Revoke an API key: refused at once on every replica', {
+    status: 204,
+    description: 'Revoked',
+  })
   @ApiResponse({ status: 404, type: SessionErrorBody })
   async revokeKey(@Param('id') id: string, @Param('keyId') keyId: string): Promise<void> {
     await this.organizations.revokeKey(id, keyId);

@@ -156,11 +156,15 @@ export class PipelineQueueRepository {
    * when given (the row then stays locked until it ends), else in its own.
    */
   async writeStage(claim: ClaimedRevision, workerId: string, stage: StageWrite, q?: Query): Promise<StageWritten | undefined> {
-    const columns: Record<string, unknown> = { status: stage.status, updated_at: Date.now(), ...stage.columns, ...(stage.dreamingStatus ? { dreaming_status: stage.dreamingStatus } : {}) };
+    const columns: Record<string, unknown> = { status: stage.status, updated_at: Date.now(), ...stage.columns };
+    if (stage.dreamingStatus) columns.dreaming_status = stage.dreamingStatus;
     if (!('lease_until' in stage.columns)) columns.lease_until = stage.renewedLease;
     const sets = Object.keys(columns).map((column) => `${column} = ?`);
     const write = (tx: Query) =>
-      tx<StageWritten>(`UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`, [...Object.values(columns), claim.id, claim.revision, workerId]);
+      tx<StageWritten>(
+        `UPDATE memory_document SET ${sets.join(', ')} WHERE id = ? AND revision = ? AND claimed_by = ? RETURNING custom_id, dreaming_status`,
+        [...Object.values(columns), claim.id, claim.revision, workerId],
+      );
     const [row] = await (q ? write(q) : this.store.transaction(write, RELAXED));
     return row;
   }

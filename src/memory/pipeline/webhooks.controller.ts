@@ -14,7 +14,9 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhookDispatcher) {}
 
   @Get('deliveries')
-  @MemoryOperation('webhooks.deliveries', 'Webhook deliveries waiting or retrying (Keel addition)', { type: WebhookOutboxResponse })
+  @MemoryOperation('webhooks.deliveries', 'Webhook deliveries waiting or retrying (Keel addition)', {
+    type: WebhookOutboxResponse,
+  })
   deliveries(@Org() org: string, @MemoryQuery() query: WebhookDeliveriesQuery): Promise<WebhookOutboxResponse> {
     return this.webhooks.outbox(org, query.documentId);
   }

@@ -59,14 +59,16 @@ function matchCondition(c: FilterCondition, metadata: Record<string, unknown>): 
         const a = Number(actual);
         const b = Number(c.value);
         const op = c.numericOperator ?? '=';
-        return actual !== undefined && !Number.isNaN(a) && !Number.isNaN(b) && (op === '>' ? a > b : op === '<' ? a < b : op === '>=' ? a >= b : op === '<=' ? a <= b : a === b);
+        if (actual === undefined || Number.isNaN(a) || Number.isNaN(b)) return false;
+        return op === '>' ? a > b : op === '<' ? a < b : op === '>=' ? a >= b : op === '<=' ? a <= b : a === b;
       }
       case 'array_contains':
         return Array.isArray(actual) && actual.some((v) => norm(v) === expected);
       case 'string_contains':
         return actual !== undefined && actual !== null && norm(actual).includes(expected);
       default:
-        return actual !== undefined && actual !== null && (Array.isArray(actual) ? actual.some((v) => norm(v) === expected) : norm(actual) === expected);
+        if (actual === undefined || actual === null) return false;
+        return Array.isArray(actual) ? actual.some((v) => norm(v) === expected) : norm(actual) === expected;
     }
   };
   return truthy(c.negate) ? !matches() : matches();

@@ -32,7 +32,8 @@ function similarity(terms: string[], text: string, rank: number, best: number): 
 /** A hit's source document as `/v4/search` shows it (with its summary when `include.summaries`). */
 function documentRef(doc: MemoryDocument, include: SearchInclude): Record<string, unknown> {
   const { id, title, type, metadata, summary, createdAt, updatedAt } = doc;
-  return { id, title: title ?? null, type, metadata: metadata ?? {}, ...(include.summaries ? { summary } : {}), createdAt: isoTime(createdAt), updatedAt: isoTime(updatedAt) };
+  const shown = { id, title: title ?? null, type, metadata: metadata ?? {}, ...(include.summaries ? { summary } : {}) };
+  return { ...shown, createdAt: isoTime(createdAt), updatedAt: isoTime(updatedAt) };
 }
 
 /** Retrieval over the full-text indexes and, with an embedding provider, the vector index; never waits for the pipeline. */
@@ -97,7 +98,8 @@ export class SearchService {
   /** `POST /v3/search`: chunks grouped by document. */
   async documentsSearch(org: string, body: SearchDocumentsBody): Promise<SearchDocumentsResponse> {
     const started = Date.now();
-    const { q, docId, filters: filter, chunkThreshold = 0, includeFullDocs = false, includeSummary = false, limit = 10, onlyMatchingChunks = true } = body;
+    const { q, docId, filters: filter, chunkThreshold = 0, limit = 10 } = body;
+    const { includeFullDocs = false, includeSummary = false, onlyMatchingChunks = true } = body;
     const tags = containerTagsOf(body);
     if (docId && !(await this.documents.exists(org, docId))) throw new NotFoundError('Document not found');
     const scored = (await this.scoredChunks(org, q, tags, limit * 2, filter, docId)).filter((s) => s.score >= chunkThreshold);

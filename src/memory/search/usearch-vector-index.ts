@@ -308,7 +308,11 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
 
   /** The stored vectors of these chunks (`id`) or documents (`document_id`), by chunk id. */
   private storedVectors(column: 'id' | 'document_id', values: (number | string)[]): Promise<DocumentVector[]> {
-    return this.store.query<DocumentVector>(`SELECT id, document_id, embedding FROM memory_chunk WHERE ${column} IN (${values.map(() => '?').join(', ')}) AND embedding IS NOT NULL ORDER BY id`, values);
+    const list = values.map(() => '?').join(', ');
+    return this.store.query<DocumentVector>(
+      `SELECT id, document_id, embedding FROM memory_chunk WHERE ${column} IN (${list}) AND embedding IS NOT NULL ORDER BY id`,
+      values,
+    );
   }
 
   /** Builds the index from every stored vector, newest first: while a large index builds, searches already reach the recent documents. */

@@ -8,7 +8,11 @@ import { MemoryController, MemoryOperation } from '../memory-api.decorators';
 import { Org } from '../organizations/org.decorator';
 import { MemoryBody } from '../validation';
 
-@MemoryController({ path: 'v3/settings', tag: 'memory: settings', errors: [{ status: 401, description: 'Missing or invalid API key' }] })
+@MemoryController({
+  path: 'v3/settings',
+  tag: 'memory: settings',
+  errors: [{ status: 401, description: 'Missing or invalid API key' }],
+})
 export class SettingsController {
   constructor(private readonly settings: OrganizationSettingsService) {}
 
@@ -19,7 +23,10 @@ export class SettingsController {
   }
 
   @Patch()
-  @MemoryOperation('settings.update', "Change some of the organisation's settings", { body: UpdateSettingsBody, type: SettingsUpdateResponse })
+  @MemoryOperation('settings.update', "Change some of the organisation's settings", {
+    body: UpdateSettingsBody,
+    type: SettingsUpdateResponse,
+  })
   @ApiResponse({ status: 400, type: ErrorBody, description: 'Unknown or invalid field' })
   update(@Org() org: string, @MemoryBody() body: UpdateSettingsBody): Promise<{ orgId: string; orgSlug: string; updated: SettingsView }> {
     return this.settings.update(org, body);

@@ -98,7 +98,8 @@ export class UploadFileFields extends DocumentFields() {
 
 /** The upload's multipart form as /doc shows it: the file beside the fields (checkUploadForm checks both). */
 export class UploadFileForm extends UploadFileFields {
-  @ApiProperty({ type: 'string', format: 'binary', description: `The file, at most ${LIMITS.fileBytes / 1024 / 1024} MB` }) file!: unknown;
+  @ApiProperty({ type: 'string', format: 'binary', description: `The file, at most ${LIMITS.fileBytes / 1024 / 1024} MB` })
+  file!: unknown;
 }
 
 export class ConversationBody {
@@ -123,7 +124,8 @@ export class BatchItemResult {
 }
 
 export class BatchResponse {
-  @ApiProperty({ type: [BatchItemResult], description: 'One result per item, in order' }) results!: BatchItemResult[];
+  @ApiProperty({ type: [BatchItemResult], description: 'One result per item, in order' })
+  results!: BatchItemResult[];
   @ApiProperty({ type: 'integer' }) success!: number;
   @ApiProperty({ type: 'integer' }) failed!: number;
 }
@@ -161,8 +163,10 @@ export class DocumentSummary {
   @ApiProperty({ type: [String] }) containerTags!: string[];
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'With includeContent' }) content?: string | null;
-  @ApiPropertyOptional({ description: 'Keel addition: why the document failed (failed documents only)' }) error?: string;
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'With includeContent' })
+  content?: string | null;
+  @ApiPropertyOptional({ description: 'Keel addition: why the document failed (failed documents only)' })
+  error?: string;
 }
 
 export class DocumentPagination {
@@ -173,7 +177,8 @@ export class DocumentPagination {
 }
 
 export class ListDocumentsResponse {
-  @ApiProperty({ type: [DocumentSummary], description: 'The documents (named `memories` by the reference)' }) memories!: DocumentSummary[];
+  @ApiProperty({ type: [DocumentSummary], description: 'The documents (named `memories` by the reference)' })
+  memories!: DocumentSummary[];
   @ApiProperty({ type: DocumentPagination }) pagination!: DocumentPagination;
 }
 
@@ -186,7 +191,8 @@ export class DocumentDetail extends DocumentSummary {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) spatialPoint!: null;
   @ApiProperty({ enum: TASK_TYPES }) taskType!: string;
   @ApiProperty({ enum: ['dreaming', 'done'] }) dreamingStatus!: string;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Memories extracted from it' }) memories?: MemoryView[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Memories extracted from it' })
+  memories?: MemoryView[];
 }
 
 export class ProcessingDocument {
@@ -202,7 +208,8 @@ export class ProcessingDocument {
 }
 
 export class ProcessingResponse {
-  @ApiProperty({ type: [ProcessingDocument], description: 'The oldest 1000 unfinished documents' }) documents!: ProcessingDocument[];
+  @ApiProperty({ type: [ProcessingDocument], description: 'The oldest 1000 unfinished documents' })
+  documents!: ProcessingDocument[];
   @ApiProperty({ type: 'integer' }) totalCount!: number;
 }
 
@@ -212,7 +219,8 @@ export class DocumentChunk {
   @ApiProperty({ type: 'integer' }) index!: number;
   @ApiProperty() content!: string;
   @ApiProperty() type!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: '{startOffset, endOffset}' }) metadata!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: '{startOffset, endOffset}' })
+  metadata!: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 

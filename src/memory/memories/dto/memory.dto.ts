@@ -97,13 +97,15 @@ export class MemoryView {
   @ApiProperty({ type: 'string', nullable: true }) rootMemoryId!: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) forgetAfter!: string | null;
   @ApiProperty({ type: 'string', nullable: true }) forgetReason!: string | null;
-  @ApiProperty({ type: 'string', enum: ['updates', 'extends', 'derives'], nullable: true, description: 'Keel addition: how this version relates to its parent' }) relation!: string | null;
+  @ApiProperty({ type: 'string', enum: ['updates', 'extends', 'derives'], nullable: true, description: 'Keel addition: how this version relates to its parent' })
+  relation!: string | null;
 }
 
 class MemoryEntryView extends MemoryView {
   @ApiProperty({ description: 'The container tag' }) spaceId!: string;
   @ApiProperty() orgId!: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } }) memoryRelations!: Record<string, string>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  memoryRelations!: Record<string, string>;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) temporalContext!: null;
   @ApiProperty({ type: [MemoryView] }) history!: MemoryView[];
   @ApiProperty({ type: [String] }) documentIds!: string[];

@@ -33,7 +33,8 @@ export class ApiKeyBody {
 export class OrganizationView {
   @ApiProperty({ example: 'org_3Fq9XkT2mNpL8vWc' }) id!: string;
   @ApiProperty() name!: string;
-  @ApiProperty({ description: 'The default organization (KEEL_API_KEYS, requests without a key, data from before organizations)' }) isDefault!: boolean;
+  @ApiProperty({ description: 'The default organization (KEEL_API_KEYS, requests without a key, data from before organizations)' })
+  isDefault!: boolean;
   @ApiProperty({ type: 'integer' }) keyCount!: number;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
@@ -43,11 +44,14 @@ export class ApiKeyView {
   @ApiProperty({ example: 'key_8hG2LmQ0pZx4Rt7Y' }) id!: string;
   @ApiProperty() orgId!: string;
   @ApiProperty() name!: string;
-  @ApiProperty({ description: 'The first characters of the key, to tell keys apart', example: 'keel_a1B2c3D4' }) prefix!: string;
+  @ApiProperty({ description: 'The first characters of the key, to tell keys apart', example: 'keel_a1B2c3D4' })
+  prefix!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Last memory request with the key (to the minute)' }) lastUsedAt!: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Last memory request with the key (to the minute)' })
+  lastUsedAt!: string | null;
 }
 
 export class CreatedApiKey extends ApiKeyView {
-  @ApiProperty({ description: 'The key itself: shown in this answer only (Keel keeps its SHA-256 digest)' }) key!: string;
+  @ApiProperty({ description: 'The key itself: shown in this answer only (Keel keeps its SHA-256 digest)' })
+  key!: string;
 }
