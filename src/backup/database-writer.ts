@@ -97,11 +97,6 @@ export class DatabaseWriter {
     return last < 0 ? undefined : known.slice(0, last + 1);
   }
 
-  /** The newest migration this code knows. */
-  get latestMigration(): string {
-    return this.knownMigrations().at(-1)?.name ?? '';
-  }
-
   /**
    * Makes the schema a copy was written at (see migrationsFor), then empties the tables the copy fills:
    * seed rows a migration inserted are in the copy as the user left them.

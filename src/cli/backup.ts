@@ -72,7 +72,9 @@ export async function restore(settings: KeelSettings, file: string, { force }: {
   try {
     const schema = target.migrationsFor(manifest.header.migrations);
     if (!schema) {
-      throw new CliError(`${file} was written by a newer Keel (${manifest.header.version}, schema ${manifest.header.migrations.at(-1)}); this Keel ${KEEL_VERSION} knows migrations up to ${target.latestMigration}: restore it with a newer Keel. Nothing was written`);
+      throw new CliError(
+        `${file} was written by a newer Keel (${manifest.header.version}, schema ${manifest.header.migrations.at(-1)}); this Keel ${KEEL_VERSION} knows migrations up to ${target.knownMigrations().at(-1)?.name ?? ''}: restore it with a newer Keel. Nothing was written`,
+      );
     }
     await target.createSchema(schema, manifest.tables.map((t) => t.name));
     const copied = new Map<string, string[]>();

@@ -57,13 +57,12 @@ function settings(argv: string[]): KeelSettings {
 }
 
 /** Options of `keel serve`, as the reference's `opencode serve` takes them (`--port=0` or `--port 0`). */
-function serveArgs(argv: string[]): string[] {
-  parseArgs({
+function serveOptions(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: { port: { type: 'string' }, hostname: { type: 'string' }, cors: { type: 'string', multiple: true }, 'log-level': { type: 'string' }, 'print-logs': { type: 'boolean' } },
     strict: true,
-  });
-  return argv;
+  }).values;
 }
 
 /**
@@ -91,10 +90,9 @@ export async function runCli(argv: string[]): Promise<number | undefined> {
   }
   switch (command) {
     case 'serve': {
-      const serveArgv = serveArgs(args);
-      const logLevel = parseArgs({ args: serveArgv, options: { 'log-level': { type: 'string' } }, strict: false }).values['log-level'];
-      if (typeof logLevel === 'string') process.env.KEEL_LOG_LEVEL = logLevel.toLowerCase();
-      await serve(settings(serveArgv));
+      const logLevel = serveOptions(args)['log-level'];
+      if (logLevel !== undefined) process.env.KEEL_LOG_LEVEL = logLevel.toLowerCase();
+      await serve(settings(args));
       return undefined;
     }
     case 'migrate': {

@@ -1,6 +1,7 @@
-import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { consoleDirectory } from '../common/console-static';
+import { isDirectory } from '../common/paths';
 import { isLoopback, loadSettings } from '../common/settings';
 import type { KeelSettings } from '../common/settings';
 import { KEEL_VERSION } from '../common/version';
@@ -113,13 +114,11 @@ export async function diagnose(env: NodeJS.ProcessEnv, argv: string[]): Promise<
   const consoleDir = consoleDirectory(env);
   findings.push(consoleDir ? ok(`console assets in ${consoleDir}`) : problem('console assets not found: /ui/ will answer 404', 'reinstall the package (it ships console/dist), or build it with npm run build in a checkout'));
   for (const root of new Set(settings.allowedDirectories)) {
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(root).isDirectory();
-    } catch {
-      // missing
-    }
-    findings.push(isDirectory ? ok(`allowed directory ${root} exists`) : problem(`allowed directory ${root} does not exist`, 'create it, or fix KEEL_ALLOWED_DIRECTORIES'));
+    findings.push(
+      (await isDirectory(root))
+        ? ok(`allowed directory ${root} exists`)
+        : problem(`allowed directory ${root} does not exist`, 'create it, or fix KEEL_ALLOWED_DIRECTORIES'),
+    );
   }
   findings.push(...nativeModules());
   for (const program of PROGRAMS) {

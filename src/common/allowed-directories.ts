@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ValidationError, issue } from './errors';
@@ -12,12 +12,8 @@ import { isInside, openWhere, realpathOfDeepestExisting } from './paths';
 export function allowedRoots(roots: string[]): string[] {
   const result: string[] = [];
   for (const root of roots.map((r) => resolve(r))) {
-    let real = root;
-    try {
-      real = realpathSync(root);
-    } catch {
-      // A root that does not exist yet keeps its path; links created there later still resolve outside it.
-    }
+    // A root that does not exist yet keeps its path; links created there later still resolve outside it.
+    const real = existsSync(root) ? realpathSync(root) : root;
     for (const path of [root, real]) if (!result.includes(path)) result.push(path);
   }
   return result;

@@ -43,12 +43,8 @@ export function fromOwnPage(req: IncomingMessage): boolean {
 
 /** Whether `origin` is the origin of the server a request's `Host` names (`Origin` and `Host` agree). */
 function isHostOrigin(origin: string, host: string | undefined): boolean {
-  if (origin === 'null' || !host) return false;
-  try {
-    return new URL(origin).host === host.toLowerCase();
-  } catch {
-    return false;
-  }
+  if (origin === 'null' || !host || !URL.canParse(origin)) return false;
+  return new URL(origin).host === host.toLowerCase();
 }
 
 /**

@@ -105,12 +105,8 @@ export function isLoopback(host: string): boolean {
 function publicUrl(value: string | undefined): string | undefined {
   const text = value?.trim();
   if (!text) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`KEEL_PUBLIC_URL must be an absolute http(s) URL, got "${text}"`);
-  }
+  if (!URL.canParse(text)) throw new Error(`KEEL_PUBLIC_URL must be an absolute http(s) URL, got "${text}"`);
+  const url = new URL(text);
   if (url.protocol !== 'http:' && url.protocol !== 'https:' || url.search || url.hash)
     throw new Error(`KEEL_PUBLIC_URL must be an http(s) URL without query or fragment, got "${text}"`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');

@@ -89,7 +89,7 @@ export class FileBrowserService {
    * as in the reference.
    */
   async list(instance: Instance, path: string): Promise<FileNode[]> {
-    const root = await this.realRoot(instance);
+    const root = await this.allowed.real(instance.directory);
     const dir = await resolveProjectPath(instance.directory, root, path);
     const entries = await readdir(join(root, dir.relative), { withFileTypes: true }).catch(() => []);
     const nodes: FileNode[] = entries
@@ -121,7 +121,7 @@ export class FileBrowserService {
    * change as `patch` (full context) and `diff`. A missing file reads as empty text, as in the reference.
    */
   async read(instance: Instance, path: string): Promise<FileContent> {
-    const root = await this.realRoot(instance);
+    const root = await this.allowed.real(instance.directory);
     const file = await resolveProjectPath(instance.directory, root, path);
     const refuse = (message: string) => new ValidationError([issue(['path'], message)], { path });
     // The file checked is the file read: judged on the open handle (a link swapped after
@@ -176,7 +176,7 @@ export class FileBrowserService {
    */
   async status(instance: Instance): Promise<FileStatus[]> {
     if (instance.project.vcs !== 'git') return [];
-    const dir = await this.realRoot(instance);
+    const dir = await this.allowed.real(instance.directory);
     const base =
       (await runGit(dir, ['rev-parse', '--verify', '--quiet', 'HEAD'])).code === 0 ? 'HEAD' : EMPTY_TREE;
     const [numstat, nameStatus, untracked] = await Promise.all([
@@ -204,10 +204,6 @@ export class FileBrowserService {
       changed.push({ path, added: await countLines(join(dir, path)), removed: 0, status: 'added' });
     }
     return changed;
-  }
-
-  private realRoot(instance: Instance): Promise<string> {
-    return this.allowed.real(instance.directory);
   }
 
   /**

@@ -29,6 +29,10 @@ export interface FileSystemEntry {
   type: 'file' | 'directory';
 }
 
+/**
+ * Files are listed and read below the directory's real path, checked against the allowed roots as the
+ * request runs, so a link swapped after the directory check is not followed.
+ */
 @Injectable()
 export class FileSearchService {
   constructor(
@@ -43,7 +47,7 @@ export class FileSearchService {
   async text(instance: Instance, pattern: string): Promise<TextMatch[]> {
     const matcher = LineMatcher.start(pattern, MATCHES_PER_FILE);
     try {
-      const realRoot = await this.realRoot(instance);
+      const realRoot = await this.allowed.real(instance.directory);
       const files = await this.index.files(realRoot, instance.project.vcs === 'git');
       const read = (from: number) => {
         const batch = files.slice(from, from + READ_BATCH);
@@ -78,7 +82,8 @@ export class FileSearchService {
     query: string,
     options: { kind: 'file' | 'directory' | 'all'; limit: number },
   ): Promise<string[]> {
-    const files = await this.index.files(await this.realRoot(instance), instance.project.vcs === 'git');
+    const realRoot = await this.allowed.real(instance.directory);
+    const files = await this.index.files(realRoot, instance.project.vcs === 'git');
     const dirs = directoriesOf(files);
     const term = query.trim();
     const preferHidden = term.startsWith('.') || term.includes('/.');
@@ -113,14 +118,6 @@ export class FileSearchService {
       paths = [...dirs, ...files].slice(0, limit);
     }
     return paths.map((path) => ({ path, type: path.endsWith('/') ? 'directory' : 'file' }));
-  }
-
-  /**
-   * The directory's real path, checked against the allowed roots as the request runs: files are
-   * listed and read below it, so a link swapped after the directory check is not followed.
-   */
-  private realRoot(instance: Instance): Promise<string> {
-    return this.allowed.real(instance.directory);
   }
 }
 

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { ValidationError, issue } from '../common/errors';
 
@@ -79,40 +80,26 @@ export class LineMatcher {
   }
 
   /** Matches of `files`, in their order. */
-  match(files: { path: string; text: string }[]): Promise<TextMatch[]> {
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.worker.off('message', onMessage);
-        this.worker.off('error', onError);
-      };
-      const onMessage = (matches: TextMatch[]) => {
-        done();
-        resolve(matches);
-      };
-      const onError = (error: Error) => {
-        done();
-        reject(error);
-      };
-      const timer = setTimeout(() => {
-        done();
-        void this.worker.terminate();
-        reject(
-          new ValidationError(
-            [
-              issue(
-                ['pattern'],
-                `matching took longer than ${MATCH_BATCH_TIMEOUT_MS} ms on ${files.length} files; the pattern probably backtracks catastrophically`,
-              ),
-            ],
-            {},
+  async match(files: { path: string; text: string }[]): Promise<TextMatch[]> {
+    // Rejects on the worker's 'error' too; its listeners go either way.
+    const answer = once(this.worker, 'message', { signal: AbortSignal.timeout(MATCH_BATCH_TIMEOUT_MS) });
+    this.worker.postMessage(files);
+    try {
+      const [matches] = (await answer) as [TextMatch[]];
+      return matches;
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') throw error;
+      void this.worker.terminate();
+      throw new ValidationError(
+        [
+          issue(
+            ['pattern'],
+            `matching took longer than ${MATCH_BATCH_TIMEOUT_MS} ms on ${files.length} files; the pattern probably backtracks catastrophically`,
           ),
-        );
-      }, MATCH_BATCH_TIMEOUT_MS);
-      this.worker.on('message', onMessage);
-      this.worker.on('error', onError);
-      this.worker.postMessage(files);
-    });
+        ],
+        {},
+      );
+    }
   }
 
   close(): Promise<number> {

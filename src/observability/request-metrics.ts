@@ -6,10 +6,8 @@ import { Metrics } from './metrics.service';
 export function requestMetrics(metrics: Metrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const start = process.hrtime.bigint();
-    let observed = false;
-    const observe = () => {
-      if (observed) return;
-      observed = true;
+    // 'close' follows every response once, whether it finished or was cut off.
+    res.once('close', () => {
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       const labels = {
         surface: surfaceOf(req),
@@ -18,9 +16,7 @@ export function requestMetrics(metrics: Metrics) {
         status: String(res.statusCode),
       };
       metrics.requestDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
-    };
-    res.once('finish', observe);
-    res.once('close', observe);
+    });
     next();
   };
 }

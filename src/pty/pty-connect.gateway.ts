@@ -40,7 +40,8 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
   private readonly onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Express's view of the request (as its router would have it): `path` parsed like the router's,
     // `ip` as the trusted proxy reports it.
-    const req = Object.setPrototypeOf(raw, this.express().request) as Request;
+    const express = this.adapterHost.httpAdapter.getInstance<Express>();
+    const req = Object.setPrototypeOf(raw, express.request) as Request;
     const match = CONNECT_PATH.exec(req.path);
     const id = match ? safeDecode(match[1]) : undefined;
     if (!id) {
@@ -72,10 +73,6 @@ export class PtyConnectGateway implements OnApplicationBootstrap, BeforeApplicat
     // Upgraded sockets would hold the HTTP server's close open.
     for (const client of this.sockets.clients) client.terminate();
     this.sockets.close();
-  }
-
-  private express(): Express {
-    return this.adapterHost.httpAdapter.getInstance<Express>();
   }
 
   private async upgrade(req: Request, socket: Duplex, head: Buffer, id: string): Promise<void> {

@@ -12,12 +12,8 @@ export async function* walkFiles(root: string, options: { max?: number; signal?:
   while (stack.length > 0) {
     if (options.signal?.aborted) return;
     const dir = stack.pop()!;
-    let handle;
-    try {
-      handle = await opendir(dir);
-    } catch {
-      continue;
-    }
+    const handle = await opendir(dir).catch(() => undefined);
+    if (!handle) continue;
     const children: string[] = [];
     for await (const entry of handle) {
       const full = join(dir, entry.name);

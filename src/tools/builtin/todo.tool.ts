@@ -1,16 +1,10 @@
+import type { Todo } from '../../sessions/session.entity';
 import { defineTool } from '../tool';
-
-export interface TodoItem {
-  content: string;
-  status: string;
-  priority: string;
-  id: string;
-}
 
 /** Where a session's todo list lives (the sessions module's TodoService). */
 export interface TodoStore {
-  get(sessionID: string): Promise<TodoItem[]>;
-  set(sessionID: string, todos: TodoItem[], directory?: string): Promise<TodoItem[]>;
+  get(sessionID: string): Promise<Todo[]>;
+  set(sessionID: string, todos: Todo[], directory?: string): Promise<Todo[]>;
 }
 
 const todoItem = (z: typeof import('zod').z) =>
@@ -21,7 +15,7 @@ const todoItem = (z: typeof import('zod').z) =>
   id: z.string().describe('Unique identifier for the todo item'),
   });
 
-function summary(todos: TodoItem[]) {
+function summary(todos: Todo[]) {
   return {
     title: `${todos.filter((t) => t.status !== 'completed').length} todos`,
     output: JSON.stringify(todos, null, 2),

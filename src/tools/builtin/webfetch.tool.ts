@@ -68,12 +68,8 @@ export function webfetchTool(options: { allowPrivate: boolean }) {
       timeout: z.number().positive().optional().describe('Optional timeout in seconds (max 120)'),
     }),
     async execute(args, ctx) {
-      let url: URL;
-      try {
-        url = new URL(args.url);
-      } catch {
-        throw new ToolError(`Invalid URL: ${args.url}`);
-      }
+      if (!URL.canParse(args.url)) throw new ToolError(`Invalid URL: ${args.url}`);
+      let url = new URL(args.url);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolError('URL must start with http:// or https://');
       await ctx.permit({ type: 'webfetch', subjects: [url.href], title: `Fetch ${url.href}`, metadata: { url: url.href, format: args.format } });
       const timeout = AbortSignal.timeout(Math.min(args.timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S) * 1000);

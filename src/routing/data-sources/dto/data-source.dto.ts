@@ -12,12 +12,8 @@ export function baseUrl(url: string): string {
 
 /** Why `url` cannot be a data source's base URL: paths are appended to it, so it is scheme, host, port and path only. */
 function baseUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'must be an http(s) URL';
-  }
+  if (!URL.canParse(url)) return 'must be an http(s) URL';
+  const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must be an http(s) URL';
   if (url.includes('?') || url.includes('#'))
     return 'must be a base URL without a query or fragment (paths such as /traefik-config are appended to it)';
