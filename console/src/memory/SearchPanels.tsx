@@ -12,14 +12,18 @@ interface SearchProps {
   runs: number;
 }
 
-/** Runs a search when `runs` changes, keeping the exchange for the raw view and its results. */
-function useExchange<Hit>() {
+/**
+ * A panel's search (`call`, sending `request`): run from the panel, and each time the shared "Search both"
+ * is pressed (not on its first render); the exchange is kept for the raw view and its results.
+ */
+function useExchange<Hit>(
+  runs: number,
+  call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>,
+  request: unknown,
+) {
   const [exchange, setExchange] = useState<Exchange | null>(null);
   const [busy, setBusy] = useState(false);
-  async function run(
-    call: () => Promise<{ data?: unknown; error?: unknown; response: Response }>,
-    request: unknown,
-  ) {
+  async function send() {
     setBusy(true);
     const started = performance.now();
     const answer = await call();
@@ -31,16 +35,13 @@ function useExchange<Hit>() {
     });
     setBusy(false);
   }
-  const results = (exchange?.status === 200 ? (exchange.response as { results: Hit[] }).results : []) ?? [];
-  return { exchange, busy, run, results };
-}
-
-/** Runs the panel's search each time the shared "Search both" is pressed (not on its first render). */
-function useRunOn(runs: number, run: () => void) {
+  const run = () => void send();
   useEffect(() => {
     if (runs > 0) run();
     // Only a new press runs: the parameters changing alone must not send a request.
   }, [runs]);
+  const results = (exchange?.status === 200 ? (exchange.response as { results: Hit[] }).results : []) ?? [];
+  return { exchange, busy, run, results };
 }
 
 export function DocumentsSearch({ q, filters, runs }: SearchProps) {
@@ -56,7 +57,6 @@ export function DocumentsSearch({ q, filters, runs }: SearchProps) {
     rerank: false,
     rewriteQuery: false,
   });
-  const { exchange, busy, run, results } = useExchange<components['schemas']['DocumentHit']>();
   const body = {
     q,
     ...(containerTags.length ? { containerTags } : {}),
@@ -67,19 +67,10 @@ export function DocumentsSearch({ q, filters, runs }: SearchProps) {
     ...(filters ? { filters } : {}),
     ...flags,
   };
-  const go = () => void run(() => searchDocuments(body), body);
-  useRunOn(runs, go);
+  const search = useExchange<components['schemas']['DocumentHit']>(runs, () => searchDocuments(body), body);
 
   return (
-    <Panel
-      title="/v3/search · documents"
-      busy={busy}
-      onRun={go}
-      canRun={!!q.trim()}
-      exchange={exchange}
-      path="/v3/search"
-      sdk="search.documents"
-    >
+    <Panel title="/v3/search · documents" search={search} q={q} path="/v3/search" sdk="search.documents">
       <TagsInput label="Container tags" value={containerTags} onChange={setContainerTags} />
       <TextInput
         label="Document id (docId)"
@@ -94,8 +85,8 @@ export function DocumentsSearch({ q, filters, runs }: SearchProps) {
         ]}
         switches={[switchSet(flags, setFlags)]}
       />
-      <ResultCount exchange={exchange} count={results.length} />
-      {results.map((r) => (
+      <ResultCount exchange={search.exchange} count={search.results.length} />
+      {search.results.map((r) => (
         <Paper key={r.documentId} withBorder p="xs" data-testid="v3-result">
           <Group justify="space-between" wrap="nowrap">
             <Text size="sm" fw={600} lineClamp={1}>
@@ -127,7 +118,6 @@ export function MemoriesSearch({ q, filters, runs }: SearchProps) {
     chunks: false,
   });
   const [flags, setFlags] = useState({ aggregate: false, rerank: false, rewriteQuery: false });
-  const { exchange, busy, run, results } = useExchange<components['schemas']['MemoryHit']>();
   const body = {
     q,
     ...(containerTag ? { containerTag } : {}),
@@ -138,19 +128,10 @@ export function MemoriesSearch({ q, filters, runs }: SearchProps) {
     include,
     ...flags,
   };
-  const go = () => void run(() => searchMemories(body), body);
-  useRunOn(runs, go);
+  const search = useExchange<components['schemas']['MemoryHit']>(runs, () => searchMemories(body), body);
 
   return (
-    <Panel
-      title="/v4/search · memories"
-      busy={busy}
-      onRun={go}
-      canRun={!!q.trim()}
-      exchange={exchange}
-      path="/v4/search"
-      sdk="search"
-    >
+    <Panel title="/v4/search · memories" search={search} q={q} path="/v4/search" sdk="search">
       <Group grow wrap="wrap">
         <TextInput
           label="Container tag"
@@ -170,8 +151,8 @@ export function MemoriesSearch({ q, filters, runs }: SearchProps) {
         thresholds={[{ label: 'Threshold', value: threshold, onChange: setThreshold }]}
         switches={[switchSet(include, setInclude, 'Include'), switchSet(flags, setFlags)]}
       />
-      <ResultCount exchange={exchange} count={results.length} />
-      {results.map((r) => (
+      <ResultCount exchange={search.exchange} count={search.results.length} />
+      {search.results.map((r) => (
         <Paper key={r.id} withBorder p="xs" data-testid="v4-result">
           <Group justify="space-between" wrap="nowrap" align="start">
             <Text size="sm">

@@ -116,17 +116,16 @@ export function Highlighted({ text, q }: { text: string; q: string }): ReactNode
     .map((part, i) => (i % 2 ? <mark key={i}>{part}</mark> : <Fragment key={i}>{part}</Fragment>));
 }
 
+/** A search's panel: its title and Search button (for a query), its fields, then the raw exchange. */
 export function Panel(props: {
   title: string;
-  busy: boolean;
-  canRun: boolean;
-  onRun: () => void;
-  exchange: Exchange | null;
+  search: { exchange: Exchange | null; busy: boolean; run: () => void };
+  q: string;
   path: string;
   sdk: 'search.documents' | 'search';
   children: ReactNode;
 }) {
-  const { exchange } = props;
+  const { exchange, busy, run } = props.search;
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -134,7 +133,7 @@ export function Panel(props: {
           <Title order={2} size="h4">
             {props.title}
           </Title>
-          <Button size="xs" onClick={props.onRun} loading={props.busy} disabled={!props.canRun}>
+          <Button size="xs" onClick={run} loading={busy} disabled={!props.q.trim()}>
             Search
           </Button>
         </Group>

@@ -71,7 +71,18 @@ export default function DefinitionsPage({ kind }: { kind: Kind }) {
       {list.isPending && <Loader aria-label="Loading" />}
       {list.error && <Alert color="red">{errorMessage(list.error)}</Alert>}
       {list.isSuccess && all.length === 0 ? (
-        <EmptyDefinitions kind={kind} />
+        <EmptyState
+          title={`No ${singular} yet.`}
+          action={
+            <Button component={Link} to={`/routing/${kind}/new`}>
+              Create the first {singular}
+            </Button>
+          }
+        >
+          {kind === 'middlewares'
+            ? 'A middleware (authentication, headers, rate limits, redirects…) runs on the requests of the resources it is attached to. Create one from a template, then attach it on a resource’s page.'
+            : 'A service says where a resource’s requests go (load-balanced servers, weighted or mirrored services). Create one from a template, then assign it on a resource’s page.'}
+        </EmptyState>
       ) : (
         <>
           <Group align="end" wrap="wrap">
@@ -214,24 +225,5 @@ function DeleteModal({
         </Group>
       </Stack>
     </Modal>
-  );
-}
-
-/** What an empty list says: what the thing is for, and how to make the first one. */
-function EmptyDefinitions({ kind }: { kind: Kind }) {
-  const singular = kind === 'middlewares' ? 'middleware' : 'service';
-  return (
-    <EmptyState
-      title={`No ${singular} yet.`}
-      action={
-        <Button component={Link} to={`/routing/${kind}/new`}>
-          Create the first {singular}
-        </Button>
-      }
-    >
-      {kind === 'middlewares'
-        ? 'A middleware (authentication, headers, rate limits, redirects…) runs on the requests of the resources it is attached to. Create one from a template, then attach it on a resource’s page.'
-        : 'A service says where a resource’s requests go (load-balanced servers, weighted or mirrored services). Create one from a template, then assign it on a resource’s page.'}
-    </EmptyState>
   );
 }

@@ -17,7 +17,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/client';
-import { useDeleteResources, useResources } from './api/resources';
+import { useDeleteResources, useResources, type Resource } from './api/resources';
 import { ResourceLink } from './ResourceLink';
 
 const ROW_HEIGHT = 44;
@@ -161,8 +161,6 @@ export function ResourcesPage() {
     </Stack>
   );
 }
-
-type Resource = NonNullable<ReturnType<typeof useResources>['data']>[number];
 
 /** One table row; memoized, so a keystroke re-renders only the rows that moved or appeared. */
 const ResourceRow = memo(function ResourceRow({

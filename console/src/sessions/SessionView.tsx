@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../api/client';
-import { totals, type MessageEntry } from '../conversation/model';
+import { totals } from '../conversation/model';
 import { DiffView } from '../conversation/DiffView';
 import { MessageList } from '../conversation/MessageList';
 import { usePermissions, useRespondToPermission } from './api/permissions';
@@ -155,10 +155,21 @@ export function SessionView() {
         messages={visible}
         actions={(entry) =>
           entry.info.role === 'user' ? (
-            <MessageActions
-              entry={entry}
-              onAction={(kind) => act.mutate({ kind, messageID: entry.info.id })}
-            />
+            <Group gap={4} wrap="nowrap">
+              {(['Revert', 'Fork'] as const).map((label) => (
+                <Button
+                  key={label}
+                  size="compact-xs"
+                  variant="subtle"
+                  onClick={() =>
+                    act.mutate({ kind: label === 'Revert' ? 'revert' : 'fork', messageID: entry.info.id })
+                  }
+                  aria-label={`${label} from message ${entry.info.id}`}
+                >
+                  {label}
+                </Button>
+              ))}
+            </Group>
           ) : undefined
         }
       />
@@ -174,29 +185,12 @@ export function SessionView() {
   );
 }
 
-function MessageActions({
-  entry,
-  onAction,
-}: {
-  entry: MessageEntry;
-  onAction: (kind: 'revert' | 'fork') => void;
-}) {
-  return (
-    <Group gap={4} wrap="nowrap">
-      {(['Revert', 'Fork'] as const).map((label) => (
-        <Button
-          key={label}
-          size="compact-xs"
-          variant="subtle"
-          onClick={() => onAction(label === 'Revert' ? 'revert' : 'fork')}
-          aria-label={`${label} from message ${entry.info.id}`}
-        >
-          {label}
-        </Button>
-      ))}
-    </Group>
-  );
-}
+/** The answers to a permission request, as their buttons say them. */
+const PERMISSION_ANSWERS = [
+  { response: 'once', label: 'Allow once' },
+  { response: 'always', label: 'Always allow', variant: 'default' },
+  { response: 'reject', label: 'Reject', color: 'red.9', variant: 'filled' },
+] as const;
 
 const PermissionRequests = memo(function PermissionRequests({
   directory,
@@ -229,24 +223,16 @@ const PermissionRequests = memo(function PermissionRequests({
             <pre className="keel-pre">{JSON.stringify(permission.metadata, null, 2)}</pre>
           )}
           <Group gap="xs" mt="xs">
-            <Button size="xs" onClick={() => respond.mutate({ permission, response: 'once' })}>
-              Allow once
-            </Button>
-            <Button
-              size="xs"
-              variant="default"
-              onClick={() => respond.mutate({ permission, response: 'always' })}
-            >
-              Always allow
-            </Button>
-            <Button
-              size="xs"
-              color="red.9"
-              variant="filled"
-              onClick={() => respond.mutate({ permission, response: 'reject' })}
-            >
-              Reject
-            </Button>
+            {PERMISSION_ANSWERS.map(({ response, label, ...button }) => (
+              <Button
+                key={response}
+                size="xs"
+                {...button}
+                onClick={() => respond.mutate({ permission, response })}
+              >
+                {label}
+              </Button>
+            ))}
           </Group>
           {respond.error && <Text c="red">{errorMessage(respond.error)}</Text>}
         </Paper>

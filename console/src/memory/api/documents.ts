@@ -8,15 +8,13 @@ import {
 } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { memoryHeaders } from '../../api/memoryApiKey';
-import type { components, paths } from '../../api/schema';
+import type { components } from '../../api/schema';
 import { useNotifiedMutation, type MutationConfig } from '../../lib/mutation';
 import { memoryErrorText } from '../memoryText';
 import { memoryKeys } from './keys';
 
 export type DocumentSummary = components['schemas']['DocumentSummary'];
-type DocumentListBody = NonNullable<
-  paths['/v3/documents/list']['post']['requestBody']
->['content']['application/json'];
+type DocumentListBody = components['schemas']['ListDocumentsBody'];
 export type DocumentListAnswer = components['schemas']['ListDocumentsResponse'];
 
 export const STATUSES = [
@@ -128,9 +126,7 @@ export function useRefreshDocumentLists(): () => void {
   );
 }
 
-type AddDocumentBody = NonNullable<
-  paths['/v3/documents']['post']['requestBody']
->['content']['application/json'];
+type AddDocumentBody = components['schemas']['AddDocumentBody'];
 
 /** Adds a document from text or a URL; the answer is returned whole (the form shows its error). */
 export const addDocument = (body: AddDocumentBody) => api.POST('/v3/documents', { body });

@@ -1,7 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, errorMessage, unwrap } from '../../api/client';
+import type { components } from '../../api/schema';
 import { routingKeys } from './keys';
 import { useRoutingMutation } from './mutation';
+
+export type Resource = components['schemas']['ResourceDto'];
 
 export const resourcesQuery = () =>
   queryOptions({

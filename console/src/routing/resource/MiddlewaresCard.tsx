@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, MultiSelect, NumberInput, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import type { components } from '../../api/schema';
 import { useMiddlewares } from '../api/definitions';
+import type { Resource } from '../api/resources';
 import { useAttachMiddlewares, useDetachMiddleware, useSaveMiddlewarePriority } from '../api/resourceSettings';
 import { failureText, Outcome, Section } from './SettingForm';
 import { useServerValue } from './useServerValue';
-
-type Resource = components['schemas']['ResourceDto'];
 
 export function MiddlewaresCard({ resource, disabled }: { resource: Resource; disabled: boolean }) {
   const middlewares = useMiddlewares();

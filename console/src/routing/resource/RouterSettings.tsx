@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, NumberInput, Switch, Text, TextInput } from '@mantine/core';
-import type { components } from '../../api/schema';
 import { fieldErrors } from '../fieldErrors';
+import type { Resource } from '../api/resources';
 import {
   useSaveCustomHeaders,
   useSaveResourceText,
@@ -10,8 +10,6 @@ import {
 } from '../api/resourceSettings';
 import { failureText, Outcome, Section, SettingForm } from './SettingForm';
 import { useServerValue } from './useServerValue';
-
-type Resource = components['schemas']['ResourceDto'];
 
 export function RouterCard({ resource, disabled }: { resource: Resource; disabled: boolean }) {
   return (

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Select, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import type { components } from '../../api/schema';
 import { useServices } from '../api/definitions';
+import type { Resource } from '../api/resources';
 import { useAssignService, useUnassignService } from '../api/resourceSettings';
 import { failureText, Outcome, Section } from './SettingForm';
-
-type Resource = components['schemas']['ResourceDto'];
 
 export function ServiceCard({ resource, disabled }: { resource: Resource; disabled: boolean }) {
   const services = useServices();
