@@ -96,11 +96,7 @@ export class MemoryModel {
     options: { conversation: boolean; known: KnownMemory[]; filterPrompt?: string },
   ): Promise<ModelFact[]> {
     const aliases = new Map(options.known.map((m, i) => [`m${i + 1}`, m]));
-    const existing = [...aliases].map(([alias, m]) => ({
-      id: alias,
-      memory: m.memory,
-      isStatic: m.isStatic,
-    }));
+    const existing = [...aliases].map(([id, { memory, isStatic }]) => ({ id, memory, isStatic }));
     const facts: ModelFact[] = [];
     const seen = new Set<string>();
     for (const window of windows(text, this.settings.memoryModelWindowChars)) {

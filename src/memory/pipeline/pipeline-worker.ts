@@ -128,10 +128,6 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     for (const w of waiters) w();
   }
 
-  private idle(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
   private async runSlot(): Promise<void> {
     while (!this.stopping) {
       let claim: ClaimedDocument | undefined;
@@ -142,7 +138,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
         this.logger.error({ msg: 'claim failed', error: (error as Error).message });
       }
       if (!claim) {
-        if (!this.stopping) await this.idle();
+        if (!this.stopping) await new Promise<void>((resolve) => this.waiters.push(resolve));
         continue;
       }
       await this.process(claim);
