@@ -106,11 +106,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   private wake(): void {
     if (this.stopping) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    void this.pump();
+    if (this.pumping) this.again = true;
+    else void this.pump();
   }
 
   /** Claim what is due for every receiver with free slots, start those attempts, and sleep until the next is due. */
