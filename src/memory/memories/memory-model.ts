@@ -5,14 +5,10 @@ import { aiSdk, zod } from '../../providers/ai-sdk';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
 import { LIMITS } from '../validation';
-import type { MemoryRelation } from './memory-entry.entity';
+import type { MemoryEntry, MemoryRelation } from './memory-entry.entity';
 
 /** A memory of the container the model may relate new facts to. */
-export interface KnownMemory {
-  id: string;
-  memory: string;
-  isStatic: boolean;
-}
+export type KnownMemory = Pick<MemoryEntry, 'id' | 'memory' | 'isStatic'>;
 
 /** One fact as the model returned it, with `relatedTo` mapped back to a real memory id. */
 interface ModelFact {
