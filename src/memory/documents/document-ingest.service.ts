@@ -31,7 +31,7 @@ import type {
 const DEFAULT_TAG = 'sm_project_default';
 
 /** One document to add or upsert, after validation. */
-interface IngestInput extends Partial<UpsertChanges> {
+export interface IngestInput extends Partial<UpsertChanges> {
   content: string;
   source: 'text' | 'url' | 'file' | 'conversation';
   customId?: string;
@@ -127,12 +127,16 @@ export class DocumentIngestService {
     return { id: result.id, conversationId, status: result.status };
   }
 
-  /** Insert documents without customId in one transaction (the batch fast path). */
+  /** Insert documents without customId (and their files) in one transaction. */
   private async insertMany(org: string, inputs: IngestInput[]): Promise<IngestResponse[]> {
     if (!inputs.length) return [];
     const now = Date.now();
     const rows = inputs.map((input) => this.newRow(org, input, now));
-    await this.store.transaction((q) => this.repository.insert(q, rows));
+    await this.store.transaction(async (q) => {
+      await this.repository.insert(q, rows);
+      for (const [i, { file }] of inputs.entries())
+        if (file) await this.repository.saveFile(q, rows[i].id, file);
+    });
     for (const row of rows) this.publisher.publish(row);
     return rows.map((r) => ({ id: r.id, status: r.status }));
   }
@@ -173,7 +177,7 @@ export class DocumentIngestService {
 
   /** Add, or upsert by customId: same id → same document; resent content is diffed, appends are appended. */
   async ingest(org: string, input: IngestInput): Promise<IngestResponse> {
-    if (!input.customId) return this.insertOne(org, input);
+    if (!input.customId) return (await this.insertMany(org, [input]))[0];
     const customId = input.customId;
     // A customId names one document within its organization.
     return this.upserts.run(`${org}\n${customId}`, async () => {
@@ -187,12 +191,6 @@ export class DocumentIngestService {
         }
       }
     });
-  }
-
-  private async insertOne(org: string, input: IngestInput): Promise<IngestResponse> {
-    const row = await this.store.transaction((q) => this.insertNew(q, org, input));
-    this.publisher.publish(row);
-    return { id: row.id, status: row.status };
   }
 
   /** A new document (and its file) in the transaction `q`. */

@@ -1,5 +1,6 @@
 import type { Metadata } from './memory-document.entity';
 import { ConversationMessage, mergeTurns, renderTurn } from './conversation';
+import type { IngestInput } from './document-ingest.service';
 
 /** The stored row an upsert by customId meets, as read from the database (JSON columns still text). */
 export interface StoredForMerge {
@@ -10,12 +11,7 @@ export interface StoredForMerge {
 }
 
 /** What is sent again under the same customId. */
-interface IncomingForMerge {
-  content: string;
-  source: 'text' | 'url' | 'file' | 'conversation';
-  messages?: ConversationMessage[];
-  metadata?: Metadata;
-}
+type IncomingForMerge = Pick<IngestInput, 'content' | 'source' | 'messages' | 'metadata'>;
 
 interface MergedDocument {
   content: string;

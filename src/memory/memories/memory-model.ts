@@ -5,14 +5,10 @@ import { aiSdk, zod } from '../../providers/ai-sdk';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
 import { LIMITS } from '../validation';
-import type { MemoryRelation } from './memory-entry.entity';
+import type { MemoryEntry, MemoryRelation } from './memory-entry.entity';
 
 /** A memory of the container the model may relate new facts to. */
-export interface KnownMemory {
-  id: string;
-  memory: string;
-  isStatic: boolean;
-}
+export type KnownMemory = Pick<MemoryEntry, 'id' | 'memory' | 'isStatic'>;
 
 /** One fact as the model returned it, with `relatedTo` mapped back to a real memory id. */
 interface ModelFact {
@@ -96,11 +92,7 @@ export class MemoryModel {
     options: { conversation: boolean; known: KnownMemory[]; filterPrompt?: string },
   ): Promise<ModelFact[]> {
     const aliases = new Map(options.known.map((m, i) => [`m${i + 1}`, m]));
-    const existing = [...aliases].map(([alias, m]) => ({
-      id: alias,
-      memory: m.memory,
-      isStatic: m.isStatic,
-    }));
+    const existing = [...aliases].map(([id, { memory, isStatic }]) => ({ id, memory, isStatic }));
     const facts: ModelFact[] = [];
     const seen = new Set<string>();
     for (const window of windows(text, this.settings.memoryModelWindowChars)) {

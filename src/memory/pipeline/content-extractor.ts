@@ -43,10 +43,6 @@ const CLOSED_BY_OPENING: Record<string, string[]> = {
 function htmlNestsDeeperThan(html: string, max: number): boolean {
   const open: string[] = [];
   const openCount = new Map<string, number>();
-  const push = (name: string) => {
-    open.push(name);
-    openCount.set(name, (openCount.get(name) ?? 0) + 1);
-  };
   const pop = () => {
     const name = open.pop()!;
     openCount.set(name, openCount.get(name)! - 1);
@@ -79,7 +75,8 @@ function htmlNestsDeeperThan(html: string, max: number): boolean {
       continue;
     } else if (!VOID_ELEMENTS.has(name) && html[end - 1] !== '/') {
       while (open.length > 0 && CLOSED_BY_OPENING[open[open.length - 1]]?.includes(name)) pop();
-      push(name);
+      open.push(name);
+      openCount.set(name, (openCount.get(name) ?? 0) + 1);
       if (open.length > max) return true;
     }
     at = end + 1;
@@ -122,10 +119,7 @@ function jsonToText(text: string): string | undefined {
 
 /** Text, markdown, HTML or JSON sent as a string. */
 function extractText(content: string): Extracted {
-  if (looksLikeHtml(content)) {
-    const { text, title } = htmlToText(content);
-    return { text, type: 'text', title };
-  }
+  if (looksLikeHtml(content)) return { ...htmlToText(content), type: 'text' };
   const json = jsonToText(content);
   if (json !== undefined) return { text: json, type: 'text' };
   return plainText(content);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { INGESTION_SETTINGS } from '../ingestion-settings';
 import type { IngestionSettings } from '../ingestion-settings';
+import { slices } from '../store';
 import { ExtractionError } from './extraction';
 
 const BATCH = 64;
@@ -28,8 +29,7 @@ export class EmbeddingProvider {
 
   async embed(texts: string[]): Promise<number[][]> {
     const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += BATCH) {
-      const input = texts.slice(i, i + BATCH);
+    for (const input of slices(texts, BATCH)) {
       let response: Response;
       try {
         response = await fetch(`${this.settings.embeddingUrl}/embeddings`, {

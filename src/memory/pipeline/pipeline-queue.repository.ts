@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UNFINISHED } from '../documents/memory-document.entity';
 import type { DocumentFile } from '../documents/document.repository';
+import type { MemoryChunk } from '../documents/memory-chunk.entity';
 import { IngestionStore, Query, slices } from '../store';
 import type { TextChunk } from './chunker';
 
@@ -50,10 +51,7 @@ interface StageWritten {
   dreaming_status: string;
 }
 
-interface ChunkToEmbed {
-  id: number;
-  content: string;
-}
+type ChunkToEmbed = Pick<MemoryChunk, 'id' | 'content'>;
 
 /** `lease_until` of a claim handed back: the epoch, so it sorts before every queued row. */
 const TAKEN_OVER = 0;

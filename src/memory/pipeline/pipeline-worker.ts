@@ -15,7 +15,7 @@ import { IngestionStore, Query } from '../store';
 import { chunkText } from './chunker';
 import { EmbeddingProvider } from './embedding-provider';
 import { checkTextLength, ExtractionError, looksLikeHtml, looksLikeJson, plainText } from './extraction';
-import type { Extracted, ExtractionJob } from './extraction';
+import type { Extracted } from './extraction';
 import { ExtractionInterrupted, ExtractionSandbox } from './extraction-sandbox';
 import type { DocumentStatusEvent } from './dto/webhook.dto';
 import { ClaimedDocument, PipelineDocument, PipelineQueueRepository } from './pipeline-queue.repository';
@@ -123,13 +123,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
+    for (const w of this.waiters.splice(0)) w();
   }
 
   private async runSlot(): Promise<void> {
@@ -142,7 +136,7 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
         this.logger.error({ msg: 'claim failed', error: (error as Error).message });
       }
       if (!claim) {
-        if (!this.stopping) await this.idle();
+        if (!this.stopping) await new Promise<void>((resolve) => this.waiters.push(resolve));
         continue;
       }
       await this.process(claim);
@@ -252,13 +246,12 @@ export class PipelineWorker implements OnApplicationBootstrap, BeforeApplication
     });
     const status = response.statusCode ?? 0;
     if (status >= 400) throw new ExtractionError(`Fetching ${url.href} answered HTTP ${status}`);
-    const page: ExtractionJob = {
+    const extracted = await this.sandbox.extract({
       source: 'page',
       data: body,
       name: url.pathname.split('/').pop() || null,
       mime: String(response.headers['content-type'] ?? '').split(';')[0].trim() || null,
-    };
-    const extracted = await this.sandbox.extract(page);
+    });
     return { ...extracted, title: extracted.title ?? url.href, url: url.href };
   }
 

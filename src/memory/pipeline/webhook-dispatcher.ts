@@ -106,11 +106,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   private wake(): void {
     if (this.stopping) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    void this.pump();
+    if (this.pumping) this.again = true;
+    else void this.pump();
   }
 
   /** Claim what is due for every receiver with free slots, start those attempts, and sleep until the next is due. */
@@ -123,7 +120,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         for (const url of this.settings.webhooks) {
           const free = this.settings.webhookConcurrency - (this.inFlight.get(url) ?? 0);
           if (free <= 0 || this.stopping) continue;
-          for (const row of await this.claim(url, free)) this.start(row);
+          const now = Date.now();
+          const lease = now + this.settings.webhookTimeoutMs + LEASE_SLACK_MS;
+          for (const row of await this.deliveries.claim(url, free, now, lease)) this.start(row);
         }
       } while (this.again && !this.stopping);
       if (this.stopping) return;
@@ -141,11 +140,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       this.pumping = false;
       if (this.again) this.wake();
     }
-  }
-
-  private claim(url: string, limit: number): Promise<ClaimedDelivery[]> {
-    const now = Date.now();
-    return this.deliveries.claim(url, limit, now, now + this.settings.webhookTimeoutMs + LEASE_SLACK_MS);
   }
 
   private start(row: ClaimedDelivery): void {

@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { IngestionStore, placeholders, Query, slices } from '../store';
+import type { WebhookDelivery } from './webhook-delivery.entity';
 
-export interface PendingDelivery {
-  id: string;
-  orgId: string;
-  url: string;
-  body: string;
-  createdAt: number;
-}
+export type PendingDelivery = Pick<WebhookDelivery, 'id' | 'orgId' | 'url' | 'body' | 'createdAt'>;
 
-export interface ClaimedDelivery {
-  id: string;
-  url: string;
-  body: string;
-  attempts: number;
-}
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'url' | 'body' | 'attempts'>;
 
 interface OutboxRow extends ClaimedDelivery {
   due_at: number | string;

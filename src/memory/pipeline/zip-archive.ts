@@ -57,16 +57,13 @@ export class ZipArchive {
     this.entries = new Map(entries.map((e) => [e.name, e]));
   }
 
-  static open(data: Buffer, limits: ExtractionLimits, label: string): ZipArchive {
-    return ZipArchive.check(data, limits, label, { bytes: 0, entries: 0 }, 0);
-  }
-
-  private static check(
+  /** `budget` and `depth` carry what the outer archives counted into the archives nested in them. */
+  static open(
     data: Buffer,
     limits: ExtractionLimits,
     label: string,
-    budget: Budget,
-    depth: number,
+    budget: Budget = { bytes: 0, entries: 0 },
+    depth = 0,
   ): ZipArchive {
     const archive = new ZipArchive(data, readCentralDirectory(data, limits, label, budget), label);
     // A zip of zips expands layer by layer: what the inner archives declare counts against the same budget.
@@ -77,7 +74,7 @@ export class ZipArchive {
           `${label} holds archives nested more than ${MAX_NESTING} levels deep (${entry.name})`,
         );
       const inner = archive.read(entry.name);
-      if (isZip(inner)) ZipArchive.check(inner, limits, label, budget, depth + 1);
+      if (isZip(inner)) ZipArchive.open(inner, limits, label, budget, depth + 1);
     }
     return archive;
   }
@@ -92,12 +89,13 @@ export class ZipArchive {
     if (!entry) throw new ExtractionError(`${this.label} has no ${name}`);
     if (entry.flags & 1) throw new ExtractionError(`${this.label} is encrypted`);
     const at = entry.localOffset;
-    if (at + 30 > this.data.length || this.data.readUInt32LE(at) !== LOCAL_HEADER) throw this.malformed();
+    if (at + 30 > this.data.length || this.data.readUInt32LE(at) !== LOCAL_HEADER)
+      throw malformed(this.label);
     const start = at + 30 + this.data.readUInt16LE(at + 26) + this.data.readUInt16LE(at + 28);
     const raw = this.data.subarray(start, start + entry.compressedSize);
-    if (raw.length < entry.compressedSize) throw this.malformed();
+    if (raw.length < entry.compressedSize) throw malformed(this.label);
     if (entry.method === STORED) {
-      if (entry.compressedSize !== entry.size) throw this.malformed();
+      if (entry.compressedSize !== entry.size) throw malformed(this.label);
       return raw;
     }
     if (entry.method !== DEFLATED)
@@ -119,11 +117,9 @@ export class ZipArchive {
   private readable(entry: ZipEntry): boolean {
     return !(entry.flags & 1) && (entry.method === STORED || entry.method === DEFLATED);
   }
-
-  private malformed(): ExtractionError {
-    return new ExtractionError(`${this.label} is not a readable ZIP archive`);
-  }
 }
+
+const malformed = (label: string) => new ExtractionError(`${label} is not a readable ZIP archive`);
 
 /** Offset of the end-of-central-directory record: the last signature within the 64 KiB a comment may take. */
 function findEnd(data: Buffer): number {
@@ -139,9 +135,8 @@ function readCentralDirectory(
   label: string,
   budget: Budget,
 ): ZipEntry[] {
-  const malformed = () => new ExtractionError(`${label} is not a readable ZIP archive`);
   const end = findEnd(data);
-  if (end < 0) throw malformed();
+  if (end < 0) throw malformed(label);
   if (data.readUInt16LE(end + 4) !== 0 || data.readUInt16LE(end + 6) !== 0)
     throw new ExtractionError(`${label} spans several disks`);
   let count = data.readUInt16LE(end + 10);
@@ -153,7 +148,7 @@ function readCentralDirectory(
     data.readUInt32LE(end - 20) === ZIP64_LOCATOR
   ) {
     const at = Number(data.readBigUInt64LE(end - 20 + 8));
-    if (at + 56 > data.length || data.readUInt32LE(at) !== ZIP64_END) throw malformed();
+    if (at + 56 > data.length || data.readUInt32LE(at) !== ZIP64_END) throw malformed(label);
     count = Number(data.readBigUInt64LE(at + 32));
     size = Number(data.readBigUInt64LE(at + 40));
     offset = Number(data.readBigUInt64LE(at + 48));
@@ -164,11 +159,11 @@ function readCentralDirectory(
     throw new ExtractionError(
       `${label} holds more than ${limits.maxZipEntries} files (KEEL_EXTRACT_MAX_ZIP_ENTRIES)`,
     );
-  if (offset + size > data.length) throw malformed();
+  if (offset + size > data.length) throw malformed(label);
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > data.length || data.readUInt32LE(at) !== CENTRAL_HEADER) throw malformed();
+    if (at + 46 > data.length || data.readUInt32LE(at) !== CENTRAL_HEADER) throw malformed(label);
     const flags = data.readUInt16LE(at + 8);
     const nameLength = data.readUInt16LE(at + 28);
     const extraLength = data.readUInt16LE(at + 30);

@@ -58,14 +58,6 @@ export class SearchService {
     }
   }
 
-  /**
-   * Cosine similarity of each chunk to the query, from its stored vector: exact, whichever engine
-   * found it (usearch compares int8-quantized copies).
-   */
-  private async semanticScores(vector: number[], ids: number[]): Promise<Map<number, number>> {
-    return new Map([...(await this.documents.embeddings(ids))].map(([id, embedding]) => [id, cosine(vector, embedding)]));
-  }
-
   private async scoredChunks(org: string, q: string, tags: string[] | undefined, limit: number, filter: FilterExpression | undefined, documentId?: string): Promise<ScoredChunk[]> {
     const terms = queryTerms(q);
     const pool = Math.min(500, limit * (filter ? 20 : 3));
@@ -74,10 +66,10 @@ export class SearchService {
     const ids = new Set(ranks.keys());
     if (vector && !documentId) for (const hit of await this.vectors.nearest(vector, tags, pool, org)) ids.add(hit.id);
     if (!ids.size) return [];
-    const [found, semantic] = await Promise.all([
+    const [found, stored] = await Promise.all([
       // Only the organization's documents: a chunk of another one is dropped here whatever found it.
       this.documents.chunkHits(org, [...ids]),
-      vector ? this.semanticScores(vector, [...ids]) : Promise.resolve(undefined),
+      vector ? this.documents.embeddings([...ids]) : Promise.resolve(undefined),
     ]);
     const best = Math.max(0, ...ranks.values());
     const out: ScoredChunk[] = [];
@@ -87,8 +79,10 @@ export class SearchService {
       if (tags?.length && !doc.containerTags?.some((t) => tags.includes(t))) continue;
       const rank = ranks.get(chunk.id);
       const lexical = rank === undefined ? 0 : similarity(terms, chunk.content, rank, best);
-      // Hybrid: lexical and vector similarity weigh the same when both exist.
-      const cos = semantic?.get(chunk.id);
+      // Hybrid: lexical and vector similarity weigh the same when both exist. The cosine is the stored
+      // vector's: exact, whichever engine found the chunk (usearch compares int8-quantized copies).
+      const embedding = stored?.get(chunk.id);
+      const cos = embedding && cosine(vector!, embedding);
       const score = cos === undefined ? lexical : Math.round((0.5 * lexical + 0.5 * Math.max(0, cos)) * 1000) / 1000;
       out.push({ chunk, doc, score });
     }

@@ -212,7 +212,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     const saved = await this.opening;
     this.stats.openMs = Date.now() - started;
     if (saved) await this.reconcile(saved);
-    else await this.fill();
+    else await this.forEachStoredPage((rows) => this.addAll(this.graph, rows));
     const changed = this.changedWhileLoading;
     this.changedWhileLoading = undefined;
     this.changed([...changed]);
@@ -229,7 +229,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     if (this.graph.index && (!saved || this.changes >= SAVE_AFTER_CHANGES)) void this.save();
   }
 
-  /** Claims this replica's files and loads its saved index, when there is one that fits. */
+  /** Claims this replica's files and loads the saved index that fits (none: undefined, and why in stats). */
   private async open(): Promise<SavedKeys | undefined> {
     if (this.persistence) {
       try {
@@ -239,11 +239,6 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
         this.logger.warn(`Vector index will not be saved: ${(error as Error).message}`);
       }
     }
-    return this.loadSaved();
-  }
-
-  /** The saved index, loaded into memory, when there is one that fits; undefined (and why, in stats) otherwise. */
-  private async loadSaved(): Promise<SavedKeys | undefined> {
     if (!this.files) return undefined;
     const saved = await this.files.read(this.identity());
     let reason = typeof saved === 'string' ? saved : undefined;
@@ -315,12 +310,7 @@ export class UsearchVectorIndex extends VectorIndex implements OnApplicationBoot
     );
   }
 
-  /** Builds the index from every stored vector, newest first: while a large index builds, searches already reach the recent documents. */
-  private fill(): Promise<void> {
-    return this.forEachStoredPage((rows) => this.addAll(this.graph, rows));
-  }
-
-  /** Every stored vector, newest first, a page at a time. */
+  /** Every stored vector, newest first (searches reach the recent documents while a large index builds). */
   private async forEachStoredPage(visit: (rows: DocumentVector[]) => Promise<unknown>): Promise<void> {
     let below: number | undefined;
     for (;;) {

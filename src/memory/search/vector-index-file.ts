@@ -108,8 +108,7 @@ export class VectorIndexFiles {
       if ((await sha1File(indexPath)) !== meta.indexSha1) return 'index file checksum differs';
       const bytes = await readFile(keysPath);
       if (createHash('sha1').update(bytes).digest('hex') !== meta.keysSha1 || bytes.length !== meta.count * 12) return 'keys file checksum differs';
-      const copy = new ArrayBuffer(bytes.length);
-      new Uint8Array(copy).set(bytes);
+      const copy = Uint8Array.from(bytes).buffer;
       const keys = new Float64Array(copy, 0, meta.count);
       const documentOf = new Uint32Array(copy, meta.count * 8, meta.count);
       return { meta, indexPath, keys, documentOf };

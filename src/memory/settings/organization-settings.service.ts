@@ -3,8 +3,8 @@ import { OrganizationRepository } from '../organizations/organization.repository
 import { ChunkOptions, DEFAULT_CHUNKING } from '../pipeline/chunker';
 import { itemRefusal, patternList } from './item-patterns';
 import { OrganizationSettings } from './organization-settings.entity';
-import { SETTING_FIELDS } from './setting-fields';
-import type { SettingKind, SettingName } from './setting-fields';
+import { SETTING_FIELDS, SETTING_NAMES } from './setting-fields';
+import type { SettingName } from './setting-fields';
 import type { UpdateSettingsBody } from './dto/settings.dto';
 
 /** Settings are one row per organization (memory/organizations); the slug answered is the id. */
@@ -71,9 +71,6 @@ function rulesOf(row: OrganizationSettings | null): IngestionRules {
 
 /** Every field, null when unset; client secrets are write-only and never answered. */
 function view(row: OrganizationSettings | null): SettingsView {
-  const out: SettingsView = {};
-  for (const [name, kind] of Object.entries(SETTING_FIELDS) as [SettingName, SettingKind][]) {
-    if (kind !== 'secret') out[name] = row?.[name] ?? null;
-  }
-  return out;
+  const shown = SETTING_NAMES.filter((name) => SETTING_FIELDS[name] !== 'secret');
+  return Object.fromEntries(shown.map((name) => [name, row?.[name] ?? null]));
 }
